@@ -1,0 +1,56 @@
+"""World models (backends) and the factory that picks one from settings.
+
+``schema`` needs nothing; ``llm`` needs the ``llm`` extra (``openai``) and an
+OpenAI-compatible endpoint, unless a cassette replays it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from ..world import World
+from .base import Prediction, Step, WorldModel
+
+BACKENDS = ("schema", "llm")
+
+__all__ = ["BACKENDS", "Prediction", "Step", "WorldModel", "make_backend"]
+
+
+def make_backend(
+    world: World,
+    *,
+    kind: str | None = None,
+    cassette: str | Path | None = None,
+    record_mode: str | None = None,
+    **options: Any,
+) -> WorldModel:
+    """The world model for ``world``: ``kind``, else the world file's ``backend.type``, else ``schema``.
+
+    ``options`` are llm settings (``base_url``, ``model``, ``temperature``, ``max_tokens``,
+    ``timeout``...; see :class:`~agentworld_mcp.backends.llm.LLMSettings`) and override the
+    world file and the environment. ``cassette`` (with ``record_mode``) records or replays
+    the llm backend's model requests.
+    """
+    kind = kind or world.backend.get("type") or "schema"
+    cassette = cassette or world.backend.get("cassette")
+    if kind == "schema":
+        given = sorted(k for k, v in options.items() if v not in (None, []))
+        if given or cassette:
+            flags = ", ".join(given + (["cassette"] if cassette else []))
+            raise ConfigError(f"settings {flags} only apply to the llm backend; add --backend llm (or drop them)")
+        from .schema import SchemaWorldModel
+
+        return SchemaWorldModel()
+    if kind != "llm":
+        raise ConfigError(f"unknown backend {kind!r}; use one of {', '.join(BACKENDS)}")
+    from .llm import LLMSettings, LLMWorldModel
+
+    model = LLMWorldModel(LLMSettings.resolve(world.backend, **options))
+    if cassette is None:
+        return model
+    from .cassette import Cassette, CassetteWorldModel
+
+    mode = record_mode or world.backend.get("record_mode") or "once"
+    return CassetteWorldModel(model, Cassette(cassette, mode))  # type: ignore[arg-type]

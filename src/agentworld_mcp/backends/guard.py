@@ -1,0 +1,129 @@
+"""The consistency guard: check a language world model's observation against the ledger.
+
+A language model forgets, or never knew, what the session established: it may answer a
+read of a deleted issue with the issue, or give a created issue another title. The ledger
+knows. The guard repairs what it can prove wrong (a success for a deleted entity becomes
+the tool's not-found error; a field that contradicts the ledger is patched from it) and
+reports each repair, so an episode's repair rate measures how much the model needed it.
+
+A repair never makes an observation schema-invalid: a patch that would is not applied.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from ..catalog import ToolSpec
+from ..ledger import Entity, Ledger, identity
+from ..roles import ToolRole, singular
+
+JSONDict = dict[str, Any]
+
+
+@dataclass
+class Checked:
+    observation: Any
+    is_error: bool
+    repairs: list[JSONDict]
+
+
+def not_found_text(role: ToolRole, key: str) -> str:
+    """A not-found error worded as this simulator's tools word them."""
+    if role.collection == "files":
+        return f"Error: ENOENT: no such file or directory, '{key}'"
+    return f"{singular(role.collection).replace('_', ' ').capitalize()} not found: {key}"
+
+
+def target(role: ToolRole, arguments: JSONDict, ledger: Ledger) -> Entity | None:
+    """The entity the call names through its identifying arguments, deleted ones included."""
+    for name in role.key_args:
+        value = arguments.get(name)
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            entity = ledger.get(role.collection, value, include_deleted=True)
+            if entity is not None:
+                return entity
+    return None
+
+
+def check(tool: ToolSpec, arguments: JSONDict, ledger: Ledger, observation: Any, is_error: bool) -> Checked:
+    role = tool.role
+    if is_error:
+        return Checked(observation, is_error, [])
+    entity = target(role, arguments, ledger)
+    if entity is not None and not entity.alive and role.kind in ("read", "update", "delete", "move"):
+        repair = {"kind": "deleted_entity", "tool": tool.name, "collection": role.collection, "key": entity.key,
+                  "detail": f"the model answered success for {role.collection} {entity.key}, deleted at turn "
+                            f"{entity.deleted_turn}; answered not found instead"}
+        return Checked(not_found_text(role, entity.key), True, [repair])
+    if not isinstance(observation, dict):
+        return Checked(observation, is_error, [])
+    repairs: list[JSONDict] = []
+    patched = copy.deepcopy(observation)
+    if entity is not None and role.kind in ("read", "update"):
+        expected = dict(entity.fields)
+        if role.kind == "update":
+            expected.update({k: v for k, v in arguments.items() if k not in role.key_args})
+        repairs += _patch(_entity_dict(patched, entity.key), expected, "field_patch", tool, role, entity.key)
+    elif role.kind == "create":
+        given = {k: v for k, v in arguments.items() if k != role.batch_arg and not isinstance(v, (dict, list))}
+        repairs += _patch(_entity_dict(patched, None), given, "argument_patch", tool, role, None)
+    elif role.kind in ("list", "search") and role.items_field and isinstance(patched.get(role.items_field), list):
+        repairs += _repair_items(patched, role, ledger, tool)
+    if not repairs:
+        return Checked(observation, is_error, [])
+    if tool.output_problems(patched):
+        return Checked(observation, is_error, [])  # a repair must never break the schema
+    return Checked(patched, is_error, repairs)
+
+
+def _entity_dict(observation: JSONDict, key: str | None) -> JSONDict:
+    """The dict in the observation that stands for the entity: the top level or one wrapper down."""
+    candidates = [observation] + [v for v in observation.values() if isinstance(v, dict)]
+    if key is not None:
+        for candidate in candidates:
+            found = identity(candidate)
+            if found and found[1] == key:
+                return candidate
+    if len(candidates) == 2 and len(observation) == 1:  # {"issue": {...}}
+        return candidates[1]
+    return observation
+
+
+def _patch(target_dict: JSONDict, expected: JSONDict, kind: str, tool: ToolSpec, role: ToolRole,
+           key: str | None) -> list[JSONDict]:
+    fields = []
+    for name, value in expected.items():
+        if name in target_dict and target_dict[name] != value and _same_kind(target_dict[name], value):
+            fields.append({"field": name, "model": target_dict[name], "ledger": value})
+            target_dict[name] = copy.deepcopy(value)
+    if not fields:
+        return []
+    return [{"kind": kind, "tool": tool.name, "collection": role.collection, "key": key, "fields": fields}]
+
+
+def _same_kind(a: Any, b: Any) -> bool:
+    """Patch only like for like (a number with a number...), so the schema stays satisfied."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool)
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return True
+    return type(a) is type(b)
+
+
+def _repair_items(observation: JSONDict, role: ToolRole, ledger: Ledger, tool: ToolSpec) -> list[JSONDict]:
+    items = observation[role.items_field]  # type: ignore[index]
+    kept, repairs = [], []
+    for item in items:
+        found = identity(item) if isinstance(item, dict) else None
+        entity = ledger.get(role.collection, found[1], include_deleted=True) if found else None
+        if entity is not None and not entity.alive:
+            repairs.append({"kind": "deleted_in_list", "tool": tool.name, "collection": role.collection,
+                            "key": entity.key})
+            continue
+        if entity is not None:
+            repairs += _patch(item, entity.fields, "field_patch", tool, role, entity.key)
+        kept.append(item)
+    observation[role.items_field] = kept  # type: ignore[index]
+    return repairs

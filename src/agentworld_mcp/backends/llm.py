@@ -1,0 +1,406 @@
+"""The language world model: every tool call answered by a model behind an OpenAI-compatible API.
+
+Qwen-AgentWorld-35B-A3B is trained for this job and served by vLLM or SGLang; any other
+OpenAI-compatible model works too (llama.cpp serves the small models the tests use). The
+prompt follows Qwen-AgentWorld's MCP protocol (:mod:`.prompt`); the answer is made
+schema-true (parsed, validated, re-asked once with the validator's message, else a
+simulator error) and checked against the episode's ledger (:mod:`.guard`).
+
+Scale lives on the model server (tensor/data parallel, replicas), so this client stays
+thin: an ``asyncio.Semaphore`` bounds requests per endpoint, replicas are used round-robin,
+and transient failures (429, 5xx, connection errors, timeouts) are retried with backoff on
+the next replica. ``openai`` is imported here only, and only when a request is sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import os
+import random
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+
+from ..catalog import ToolSpec
+from ..errors import ConfigError, InvalidObservationError, MissingExtraError, ModelEndpointError
+from . import guard
+from .base import Prediction, Step
+from .prompt import Message, ParseError, PromptOptions, build_messages, parse_observation, strip_thinking, system_prompt
+
+JSONDict = dict[str, Any]
+logger = logging.getLogger("agentworld_mcp.llm")
+
+#: Keys of ``world.backend`` that belong to other parts of the simulator, not to this client.
+_NOT_LLM_KEYS = {"type", "seed", "cassette", "record_mode", "kind"}
+
+
+class LLMSettings(BaseModel):
+    """Settings of the llm backend. Sources, later ones winning: defaults, the world file's
+    ``backend`` mapping, environment (``AGENTWORLD_BASE_URL``, ``AGENTWORLD_MODEL``,
+    ``OPENAI_API_KEY``), explicit options (CLI flags)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    base_urls: list[str] = Field(default_factory=list, alias="base_url")
+    #: ``None``: ask the server (``GET /models``) and use the first model it serves.
+    model: str | None = None
+    api_key: SecretStr | None = None
+    temperature: float = 0.6  # as in Qwen-AgentWorld's own evaluation
+    top_p: float | None = None
+    max_tokens: int = 2048
+    #: Seconds for one request.
+    timeout: float = 120.0
+    #: Extra attempts after a 429, 5xx, timeout or connection error.
+    retries: int = 3
+    backoff: float = 0.5
+    max_backoff: float = 20.0
+    #: Concurrent requests per endpoint (base URL).
+    max_concurrency: int = 64
+    #: Send ``response_format: json_schema`` for tools with an outputSchema (vLLM, SGLang and
+    #: llama.cpp support it). Dropped automatically if the server rejects it.
+    structured_outputs: bool = True
+    #: Re-ask once, with the validator's message, when the answer is not schema-valid.
+    reask: bool = True
+    #: Check observations against the ledger and repair contradictions.
+    guard: bool = True
+    #: History size (estimated tokens) past which older turns are folded into summaries.
+    history_budget_tokens: int | None = 6000
+    #: Vendor parameters passed as they are (``chat_template_kwargs``, ``top_k``...).
+    extra_body: JSONDict = Field(default_factory=dict)
+
+    @field_validator("base_urls", mode="before")
+    @classmethod
+    def _split(cls, value: Any) -> Any:
+        if value is None:
+            return []
+        if isinstance(value, str):
+            return [u.strip() for u in value.split(",") if u.strip()]
+        return value
+
+    @field_validator("base_urls")
+    @classmethod
+    def _check_urls(cls, value: list[str]) -> list[str]:
+        for url in value:
+            if not re.match(r"^https?://", url):
+                raise ValueError(f"{url!r} is not an http(s) URL; pass the server's API root, e.g. http://localhost:8000/v1")
+        return [u.rstrip("/") for u in value]
+
+    @classmethod
+    def resolve(
+        cls,
+        world_backend: Mapping[str, Any] | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        **overrides: Any,
+    ) -> LLMSettings:
+        """Merge the sources; raises :class:`ConfigError` naming the bad setting."""
+        env = os.environ if env is None else env
+        data: JSONDict = {k: v for k, v in (world_backend or {}).items() if k not in _NOT_LLM_KEYS}
+        if env.get("AGENTWORLD_BASE_URL"):
+            data["base_url"] = env["AGENTWORLD_BASE_URL"]
+        if env.get("AGENTWORLD_MODEL"):
+            data["model"] = env["AGENTWORLD_MODEL"]
+        if env.get("OPENAI_API_KEY"):
+            data["api_key"] = env["OPENAI_API_KEY"]
+        for key, value in overrides.items():
+            if value is None or value == []:
+                continue
+            data["base_url" if key in ("base_url", "base_urls") else key] = value
+        if "base_urls" in data:
+            data["base_url"] = data.pop("base_urls")
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'backend'}: {e['msg']}" for e in exc.errors())
+            raise ConfigError(f"invalid llm backend settings: {problems}. "
+                              "Fix the world file's `backend:` mapping or the --base-url/--model flags.") from None
+
+
+# -- transport -------------------------------------------------------------------------
+
+#: A completion: the request as sent (minus credentials), normalised response back.
+Completer = Callable[[JSONDict], Awaitable[JSONDict]]
+
+
+class Recorder(Protocol):
+    """Sits around every completion request (cassettes)."""
+
+    async def complete(self, request: JSONDict, forward: Completer, meta: JSONDict) -> JSONDict: ...
+
+    def default_model(self) -> str | None: ...
+
+    async def aclose(self) -> None: ...
+
+
+class _Endpoint:
+    def __init__(self, base_url: str, settings: LLMSettings) -> None:
+        try:
+            import openai
+        except ImportError:
+            raise MissingExtraError("the llm backend", "llm", "openai") from None
+        key = settings.api_key.get_secret_value() if settings.api_key else "EMPTY"
+        self.base_url = base_url
+        self.client = openai.AsyncOpenAI(base_url=base_url, api_key=key, timeout=settings.timeout, max_retries=0)
+        self.semaphore = asyncio.Semaphore(settings.max_concurrency)
+        self.structured = True
+
+
+class OpenAITransport:
+    """Sends chat completions to one or more OpenAI-compatible replicas, with retries."""
+
+    def __init__(self, settings: LLMSettings) -> None:
+        self.settings = settings
+        self._endpoints: list[_Endpoint] | None = None
+        self._cycle: Any = None
+        self._model: str | None = settings.model
+        self._model_lock = asyncio.Lock()
+
+    def _ensure(self) -> list[_Endpoint]:
+        if self._endpoints is None:
+            if not self.settings.base_urls:
+                raise ModelEndpointError(
+                    "the llm backend has no endpoint to ask",
+                    hint="pass --base-url http://HOST:PORT/v1 (or set AGENTWORLD_BASE_URL, or `backend: "
+                         "{base_url: ...}` in the world file); with a cassette in `none` mode no endpoint is needed",
+                )
+            self._endpoints = [_Endpoint(u, self.settings) for u in self.settings.base_urls]
+            self._cycle = itertools.cycle(range(len(self._endpoints)))
+        return self._endpoints
+
+    def _next(self) -> _Endpoint:
+        endpoints = self._ensure()
+        return endpoints[next(self._cycle)]
+
+    async def model_name(self) -> str:
+        if self._model:
+            return self._model
+        async with self._model_lock:
+            if self._model is None:
+                models = await self._call(lambda ep: ep.client.models.list(), "list models")
+                ids = [m.id for m in models.data]
+                if not ids:
+                    raise ModelEndpointError("the endpoint serves no model", hint="pass --model NAME")
+                self._model = ids[0]
+        return self._model
+
+    async def complete(self, request: JSONDict) -> JSONDict:
+        def send(endpoint: _Endpoint) -> Awaitable[Any]:
+            kwargs = dict(request)
+            extra = kwargs.pop("extra_body", None) or {}
+            if not endpoint.structured:
+                kwargs.pop("response_format", None)
+            return endpoint.client.chat.completions.create(**kwargs, extra_body=extra or None)
+
+        response = await self._call(send, "chat completion")
+        choice = response.choices[0] if response.choices else None
+        message = choice.message if choice else None
+        extra = (getattr(message, "model_extra", None) or {}) if message else {}
+        reasoning = extra.get("reasoning_content") or extra.get("reasoning")
+        usage = response.usage
+        return {
+            "content": message.content if message else None,
+            "reasoning_content": reasoning,
+            "finish_reason": choice.finish_reason if choice else None,
+            "usage": {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens}
+            if usage else None,
+        }
+
+    async def _call(self, send: Callable[[_Endpoint], Awaitable[Any]], what: str) -> Any:
+        import openai
+
+        attempts = self.settings.retries + 1
+        last: Exception | None = None
+        for attempt in range(attempts):
+            endpoint = self._next()
+            try:
+                async with endpoint.semaphore:
+                    return await send(endpoint)
+            except openai.BadRequestError as exc:
+                if endpoint.structured and _rejects_structured(exc):
+                    logger.warning("%s rejected response_format; sending without structured outputs", endpoint.base_url)
+                    endpoint.structured = False
+                    last = exc
+                    continue
+                raise ModelEndpointError(f"the world model endpoint {endpoint.base_url} refused the {what}: {exc}",
+                                         hint="check --model and the server's context length") from exc
+            except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
+                raise ModelEndpointError(
+                    f"the world model endpoint {endpoint.base_url} refused the {what}: {exc}",
+                    hint="check --base-url (it should end in /v1), --model and OPENAI_API_KEY") from exc
+            except (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError,
+                    openai.APIStatusError) as exc:
+                status = getattr(exc, "status_code", None)
+                if isinstance(exc, openai.APIStatusError) and status is not None and status < 500 and status not in (408, 409, 429):
+                    raise ModelEndpointError(f"the world model endpoint {endpoint.base_url} answered {status} to the "
+                                             f"{what}: {exc}", hint="check the server's log") from exc
+                last = exc
+                if attempt + 1 < attempts:
+                    delay = self._delay(attempt, exc)
+                    logger.info("%s from %s (attempt %d/%d); retrying in %.2fs", type(exc).__name__,
+                                endpoint.base_url, attempt + 1, attempts, delay)
+                    await asyncio.sleep(delay)
+        urls = ", ".join(self.settings.base_urls)
+        raise ModelEndpointError(
+            f"the world model endpoint ({urls}) failed {attempts} times for a {what}; last error: "
+            f"{type(last).__name__}: {last}",
+            hint="check that the model server is running and reachable, or raise --timeout / retries",
+        ) from last
+
+    def _delay(self, attempt: int, exc: Exception) -> float:
+        retry_after = None
+        response = getattr(exc, "response", None)
+        if response is not None:
+            try:
+                retry_after = float(response.headers.get("retry-after"))
+            except (TypeError, ValueError):
+                retry_after = None
+        base = retry_after if retry_after is not None else self.settings.backoff * (2 ** attempt)
+        jitter = random.uniform(0, self.settings.backoff / 2) if retry_after is None else 0
+        return min(base + jitter, self.settings.max_backoff)
+
+    async def aclose(self) -> None:
+        for endpoint in self._endpoints or []:
+            await endpoint.client.close()
+        self._endpoints = None
+
+
+def _rejects_structured(exc: Exception) -> bool:
+    text = str(exc).lower()
+    return "response_format" in text or "json_schema" in text or "grammar" in text
+
+
+# -- the world model --------------------------------------------------------------------
+
+
+class LLMWorldModel:
+    """A language world model behind an OpenAI-compatible chat completions API."""
+
+    name = "llm"
+
+    def __init__(self, settings: LLMSettings | None = None, *, recorder: Recorder | None = None,
+                 transport: OpenAITransport | None = None) -> None:
+        self.settings = settings or LLMSettings()
+        self.transport = transport or OpenAITransport(self.settings)
+        self.recorder = recorder
+        self.options = PromptOptions(history_budget_tokens=self.settings.history_budget_tokens)
+        self._system: dict[int, tuple[Any, str]] = {}
+
+    async def predict(self, step: Step) -> Prediction:
+        tool = step.tool
+        messages = build_messages(
+            step.world, tool, step.arguments, step.turn, step.episode.turns, step.episode.ledger,
+            instructions=step.instructions, options=self.options, system=self._system_prompt(step),
+        )
+        model = await self._model()
+        response = await self._complete(self._request(model, messages, tool), tool, step)
+        info: JSONDict = {"model": model, "usage": [response.get("usage")], "reasked": False, "repairs": []}
+        observation, is_error, problems = self._read(response, tool)
+        if problems and self.settings.reask:
+            info["reasked"] = True
+            retry = messages + [
+                {"role": "assistant", "content": strip_thinking(response.get("content") or "")},
+                {"role": "user", "content": _reask_text(tool, problems)},
+            ]
+            response = await self._complete(self._request(model, retry, tool), tool, step)
+            info["usage"].append(response.get("usage"))
+            observation, is_error, problems = self._read(response, tool)
+        if problems:
+            logger.warning("invalid observation for %s at turn %d: %s", tool.name, step.turn, "; ".join(problems))
+            raise InvalidObservationError(
+                f"the simulator's world model produced invalid output for tool {tool.name!r}: {'; '.join(problems[:3])}",
+                hint="use a model trained for this (Qwen-AgentWorld), keep structured outputs on, "
+                     "or raise --max-tokens if the answer was cut off",
+            )
+        if self.settings.guard:
+            checked = guard.check(tool, step.arguments, step.episode.ledger, observation, is_error)
+            observation, is_error, info["repairs"] = checked.observation, checked.is_error, checked.repairs
+            for repair in checked.repairs:
+                logger.info("guard repaired %s at turn %d: %s", tool.name, step.turn, repair)
+        return Prediction(observation, is_error=is_error, effects=[] if is_error else None, info=info)
+
+    def _system_prompt(self, step: Step) -> str:
+        # The static prefix is built once per world: it is most of every prompt.
+        cached = self._system.get(id(step.world))
+        if cached is None or cached[0] is not step.world:
+            cached = self._system[id(step.world)] = (step.world, system_prompt(step.world, self.options))
+        return cached[1]
+
+    async def _model(self) -> str:
+        if self.settings.model:
+            return self.settings.model
+        recorded = self.recorder.default_model() if self.recorder else None
+        return recorded or await self.transport.model_name()
+
+    def _request(self, model: str, messages: list[Message], tool: ToolSpec) -> JSONDict:
+        request: JSONDict = {"model": model, "messages": messages, "temperature": self.settings.temperature,
+                             "max_tokens": self.settings.max_tokens}
+        if self.settings.top_p is not None:
+            request["top_p"] = self.settings.top_p
+        if self.settings.structured_outputs and tool.output_schema is not None:
+            request["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": _schema_name(tool.name), "schema": tool.output_schema},
+            }
+        if self.settings.extra_body:
+            request["extra_body"] = dict(self.settings.extra_body)
+        return request
+
+    async def _complete(self, request: JSONDict, tool: ToolSpec, step: Step) -> JSONDict:
+        if self.recorder is None:
+            return await self.transport.complete(request)
+        meta = {"tool": tool.name, "turn": step.turn, "episode": step.episode.id}
+        return await self.recorder.complete(request, self.transport.complete, meta)
+
+    def _read(self, response: JSONDict, tool: ToolSpec) -> tuple[Any, bool, list[str]]:
+        content = response.get("content")
+        if response.get("finish_reason") == "length" and not (content or "").strip():
+            return None, False, ["the answer was cut off by max_tokens before any observation (raise --max-tokens)"]
+        try:
+            observation = parse_observation(content, tool)
+        except ParseError as exc:
+            text = _error_text(content)
+            if text is not None:  # the model predicted the tool failing: a realistic error result
+                return text, True, []
+            return None, False, [str(exc)]
+        if tool.output_schema is None:
+            return observation, looks_like_error(observation), []
+        problems = tool.output_problems(observation)
+        if problems and isinstance(observation, dict) and set(observation) <= {"error", "message", "status", "code"} \
+                and any(k in observation for k in ("error",)):
+            return observation, True, []  # {"error": ...}: a failure, not a malformed success
+        return observation, False, problems
+
+    async def aclose(self) -> None:
+        await self.transport.aclose()
+
+
+_ERROR_START = re.compile(
+    r"^(error\b|error:|status: error|\d{3} [A-Z][a-z]+|access denied|permission denied|forbidden|traceback|"
+    r"[A-Z][\w ]{0,40} not found\b|failed to\b)", re.IGNORECASE)
+
+
+def looks_like_error(text: Any) -> bool:
+    """Whether a text observation is the tool reporting a failure (its first line says so)."""
+    return isinstance(text, str) and bool(_ERROR_START.match(text.strip()))
+
+
+def _error_text(content: str | None) -> str | None:
+    from .prompt import extract_observation
+
+    text = extract_observation(content)
+    return text if looks_like_error(text) else None
+
+
+def _schema_name(tool: str) -> str:
+    return (re.sub(r"[^A-Za-z0-9_-]", "_", tool) or "tool")[:60] + "_output"
+
+
+def _reask_text(tool: ToolSpec, problems: list[str]) -> str:
+    listed = "\n".join(f"- {p}" for p in problems[:5])
+    return (f"That response is not valid for `{tool.name}`:\n{listed}\n\n"
+            f"Reply again with only the corrected response: one JSON object that validates against the "
+            f"tool's outputSchema.")

@@ -1,0 +1,249 @@
+"""The ``agentworld-mcp`` command.
+
+Logs go to stderr: on the stdio transport, stdout belongs to the protocol.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .engine import Simulator
+from .errors import AgentWorldError, UnknownToolError, WorldFileError
+from .world import World, load_world
+
+log = logging.getLogger("agentworld_mcp")
+
+EXAMPLES = """\
+examples:
+  # serve the bundled issue tracker over stdio (what Claude Desktop, Cursor... start)
+  agentworld-mcp serve examples/worlds/issue-tracker.yaml
+
+  # the same over streamable HTTP on http://127.0.0.1:8765/mcp
+  agentworld-mcp serve examples/worlds/issue-tracker.yaml --transport http --port 8765
+
+  # check a world file and list its tools
+  agentworld-mcp validate examples/worlds/file-store.yaml
+
+  # one call, printed as MCP's CallToolResult JSON
+  agentworld-mcp call examples/worlds/issue-tracker.yaml create_issue --args '{"title": "Crash on start"}'
+
+  # copy the tool catalog of a live MCP server into a world file
+  agentworld-mcp mirror -o memory.yaml -- npx -y @modelcontextprotocol/server-memory
+"""
+
+
+def _world_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("world", help="world file (.yaml/.json), or a tools/list dump ({\"tools\": [...]})")
+
+
+def _sim_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--seed", type=int, default=None, help="seed for generated values and perturbations (default: 0)")
+    p.add_argument("--episode", default=None, help="episode id: an isolated world instance (default: the shared world)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="agentworld-mcp",
+        description="Simulated MCP tool environments: any tool catalog, every call answered by a world model.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr (-vv for debug)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="run the MCP server on a world", epilog=EXAMPLES,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+    _world_arg(serve)
+    serve.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="default: stdio")
+    serve.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default: 127.0.0.1, loopback only)")
+    serve.add_argument("--port", type=int, default=8765, help="HTTP port (default: 8765)")
+    _sim_args(serve)
+    _backend_args(serve)
+
+    validate = sub.add_parser("validate", help="check a world file and print its tools")
+    _world_arg(validate)
+    validate.add_argument("--json", action="store_true", help="print the tool table as JSON")
+
+    call = sub.add_parser("call", help="make one tool call and print the result")
+    _world_arg(call)
+    call.add_argument("tool", help="tool name")
+    call.add_argument("--args", default="{}", help="arguments as a JSON object (default: {})")
+    _sim_args(call)
+    _backend_args(call)
+
+    mirror = sub.add_parser(
+        "mirror", help="write a world file from a live MCP server's tools/list",
+        description="Connect to a live MCP server (stdio command after --, or --url for streamable HTTP), "
+        "page through tools/list and write a world file with the server's tools unchanged.",
+    )
+    mirror.add_argument("-o", "--output", required=True, help="world file to write (.yaml or .json)")
+    mirror.add_argument("--url", help="streamable HTTP endpoint of the server, e.g. http://127.0.0.1:3001/mcp")
+    mirror.add_argument("--name", help="world name (default: the output file's stem)")
+    mirror.add_argument("--scenario", default="", help="plain-language description of the environment")
+    mirror.add_argument("server_command", nargs=argparse.REMAINDER, help="-- COMMAND ARGS... to start a stdio server")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    level = logging.WARNING - 10 * min(args.verbose, 2)
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if not args.command:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return _COMMANDS[args.command](args)
+    except WorldFileError as exc:
+        print(f"agentworld-mcp: {exc}", file=sys.stderr)
+        return 2
+    except AgentWorldError as exc:
+        print(f"agentworld-mcp: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def make_simulator(world: World, args: argparse.Namespace) -> Simulator:
+    seed = args.seed if args.seed is not None else int(world.backend.get("seed", 0))
+    return Simulator(world, seed=seed, backend=make_cli_backend(world, args))
+
+
+def _backend_args(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("world model", "which world model answers the calls (default: the world file's "
+                             "backend.type, else schema); llm settings also come from AGENTWORLD_BASE_URL, "
+                             "AGENTWORLD_MODEL and OPENAI_API_KEY")
+    g.add_argument("--backend", choices=("schema", "llm"), default=None,
+                   help="schema: deterministic, no model; llm: an OpenAI-compatible endpoint")
+    g.add_argument("--base-url", action="append", default=None, metavar="URL",
+                   help="OpenAI-compatible API root, e.g. http://localhost:8000/v1 (repeat for replicas)")
+    g.add_argument("--model", default=None, help="model name (default: the first model the server lists)")
+    g.add_argument("--temperature", type=float, default=None, help="sampling temperature (default: 0.6)")
+    g.add_argument("--max-tokens", type=int, default=None, help="completion token limit (default: 2048)")
+    g.add_argument("--timeout", type=float, default=None, help="seconds per model request (default: 120)")
+    g.add_argument("--cassette", default=None, metavar="PATH",
+                   help="record/replay model answers in this file (.json or .yaml)")
+    g.add_argument("--record-mode", choices=("once", "new_episodes", "none", "all"), default=None,
+                   help="cassette mode, as in VCR.py (default: once)")
+
+
+def make_cli_backend(world: World, args: argparse.Namespace) -> Any:
+    """The world model the backend flags ask for (``None`` values fall back to the world file)."""
+    from .backends import make_backend
+
+    return make_backend(
+        world, kind=getattr(args, "backend", None), cassette=getattr(args, "cassette", None),
+        record_mode=getattr(args, "record_mode", None), base_url=getattr(args, "base_url", None),
+        model=getattr(args, "model", None), temperature=getattr(args, "temperature", None),
+        max_tokens=getattr(args, "max_tokens", None), timeout=getattr(args, "timeout", None),
+    )
+
+
+def _serve(args: argparse.Namespace) -> int:
+    world = load_world(args.world)
+    sim = make_simulator(world, args)
+    from . import transport
+
+    log.info("serving %s (%d tools) over %s", world.name, len(world.tools), args.transport)
+
+    async def run() -> None:
+        try:
+            if args.transport == "stdio":
+                await transport.serve_stdio(sim, default_episode=args.episode)
+            else:
+                await transport.serve_http(
+                    sim, host=args.host, port=args.port, default_episode=args.episode,
+                    on_ready=lambda url: print(f"agentworld-mcp: serving {world.name} at {url}", file=sys.stderr, flush=True),
+                )
+        finally:
+            await sim.aclose()
+
+    asyncio.run(run())
+    return 0
+
+
+def _validate(args: argparse.Namespace) -> int:
+    world = load_world(args.world)
+    sim = Simulator(world)
+    rows = [
+        {"name": spec.name, "role": spec.role.kind, "collection": spec.role.collection,
+         "output": "structured" if spec.output_schema else "text",
+         "title": spec.definition.get("title") or (spec.description.splitlines() or [""])[0][:60]}
+        for spec in sim.catalog
+    ]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    seeded = sum(len(v) for v in world.seed.values())
+    print(f"{world.source}: OK: world {world.name!r}, {len(rows)} tools, {seeded} seed entities, "
+          f"{len(world.demonstrations)} demonstrations")
+    widths = [max(len(str(r[k])) for r in rows + [{"name": "TOOL", "role": "ROLE", "collection": "COLLECTION",
+                                                   "output": "OUTPUT", "title": ""}]) for k in ("name", "role", "collection", "output")]
+    header = ("TOOL", "ROLE", "COLLECTION", "OUTPUT", "DESCRIPTION")
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths + [0])).rstrip())
+    for r in rows:
+        cells = [r["name"], r["role"], r["collection"], r["output"]]
+        print("  ".join(c.ljust(w) for c, w in zip(cells, widths)) + "  " + r["title"])
+    return 0
+
+
+def _call(args: argparse.Namespace) -> int:
+    world = load_world(args.world)
+    try:
+        arguments: Any = json.loads(args.args)
+    except json.JSONDecodeError as exc:
+        print(f"agentworld-mcp: --args is not valid JSON: {exc}. Example: --args '{{\"title\": \"Bug\"}}'", file=sys.stderr)
+        return 2
+    if not isinstance(arguments, dict):
+        print("agentworld-mcp: --args must be a JSON object, e.g. --args '{\"id\": 1}'", file=sys.stderr)
+        return 2
+    sim = make_simulator(world, args)
+
+    async def run() -> Any:
+        try:
+            return await sim.call(args.tool, arguments, episode=args.episode)
+        finally:
+            await sim.aclose()
+
+    try:
+        result = asyncio.run(run())
+    except UnknownToolError as exc:
+        print(f"agentworld-mcp: {exc}. Tools in {world.name}: {', '.join(exc.known)}", file=sys.stderr)
+        return 2
+    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    return 1 if result.is_error else 0
+
+
+def _mirror(args: argparse.Namespace) -> int:
+    command = list(args.server_command)
+    if command and command[0] == "--":
+        command = command[1:]
+    if bool(command) == bool(args.url):
+        print("agentworld-mcp mirror: give either --url URL or -- COMMAND ARGS...", file=sys.stderr)
+        return 2
+    from . import transport
+    from .mirror import write_world
+
+    try:
+        tools = asyncio.run(transport.fetch_tools(command=command or None, url=args.url))
+    except Exception as exc:  # an unreachable or crashing server is the user's input, not our bug
+        target = args.url or " ".join(command)
+        print(f"agentworld-mcp mirror: could not list tools from {target}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    path = write_world(Path(args.output), tools, name=args.name, scenario=args.scenario)
+    print(f"agentworld-mcp: wrote {len(tools)} tools to {path}", file=sys.stderr)
+    return 0
+
+
+_COMMANDS = {"serve": _serve, "validate": _validate, "call": _call, "mirror": _mirror}
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,93 @@
+"""The simulator's own errors.
+
+Two kinds of failure are never mixed (see DESIGN.md):
+
+* a *simulated* tool failure (invalid arguments, not found, an injected 429) is not an
+  exception at all: it is a :class:`~agentworld_mcp.result.ToolResult` with ``is_error=True``;
+* a bug or misconfiguration of the simulator itself is one of the exceptions below. Each
+  message says what is wrong and what to do about it.
+"""
+
+from __future__ import annotations
+
+
+class AgentWorldError(Exception):
+    """Base class of every error raised by agentworld-mcp."""
+
+
+class WorldFileError(AgentWorldError):
+    """A world file is missing, unparsable or does not match ``world.schema.json``.
+
+    ``problems`` lists one human-readable line per problem, each starting with the
+    location (``file:line: path.to.key``) where it is known.
+    """
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = problems
+        lines = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(
+            f"invalid world file {source}:\n{lines}\n"
+            "Fix the keys above (the schema is schemas/world.schema.json), "
+            "then check with `agentworld-mcp validate FILE`."
+        )
+
+
+class UnknownToolError(AgentWorldError):
+    """A call named a tool the world does not have (a protocol error, not a tool result)."""
+
+    def __init__(self, name: str, known: list[str]) -> None:
+        self.name = name
+        self.known = known
+        super().__init__(f"Unknown tool: {name}")
+
+
+class ConfigError(AgentWorldError):
+    """Settings that cannot work together (bad backend options, a missing extra...)."""
+
+
+class MissingExtraError(ConfigError, ImportError):
+    """An optional feature was used without its extra installed."""
+
+    def __init__(self, feature: str, extra: str, module: str) -> None:
+        self.extra = extra
+        super().__init__(
+            f"{feature} needs the optional dependency {module!r}: "
+            f"install it with `pip install 'agentworld-mcp[{extra}]'`."
+        )
+
+
+class SimulatorError(AgentWorldError):
+    """The world model could not produce an observation (endpoint down, garbage output...).
+
+    Raised by backends; the engine turns it into an ``isError`` result that says it came
+    from the simulator, logs it with its cause and counts it.
+    """
+
+    kind: str = "simulator_error"
+
+    def __init__(self, message: str, *, hint: str = "") -> None:
+        self.hint = hint
+        super().__init__(message)
+
+
+class ModelEndpointError(SimulatorError):
+    """The OpenAI-compatible endpoint was unreachable or kept failing after retries."""
+
+    kind = "endpoint_error"
+
+
+class InvalidObservationError(SimulatorError):
+    """The world model's output could not be parsed or did not match the tool's outputSchema."""
+
+    kind = "invalid_observation"
+
+
+class CassetteMissError(SimulatorError):
+    """Replay-only mode met a request that the cassette has not recorded."""
+
+    kind = "cassette_miss"
+
+
+class EpisodeNotFoundError(AgentWorldError):
+    """An inspection or reset named an episode the store does not hold."""

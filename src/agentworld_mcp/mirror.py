@@ -1,0 +1,30 @@
+"""Write a world file from a live server's tool catalog."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .world import load_world
+
+
+def write_world(path: Path, tools: list[dict[str, Any]], *, name: str | None = None, scenario: str = "") -> Path:
+    """Write ``tools`` (exactly as listed) as a world file, atomically; YAML unless ``path`` ends in .json."""
+    data: dict[str, Any] = {"name": name or path.stem, "scenario": scenario, "tools": tools}
+    if path.suffix == ".json":
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    else:
+        header = "# yaml-language-server: $schema=https://agentworld-mcp.dev/schemas/world.schema.json\n"
+        text = header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+    load_world(path)  # what we wrote must load: fail loudly here, not in the user's next command
+    return path

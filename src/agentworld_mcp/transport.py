@@ -1,0 +1,269 @@
+"""Everything that touches the MCP Python SDK lives here.
+
+The SDK is pinned ``>=1.24,<2`` (langchain-mcp-adapters needs ``<2``); keeping every SDK
+call in this one module makes the move to 2.x a one-file change. The engine and the
+backends never see MCP types.
+
+Two departures from a stock SDK server, both on purpose:
+
+* tools/call is registered as a raw request handler, not through ``@server.call_tool``:
+  the decorator rebuilds a jsonschema validator on every call (most of a small tool's
+  round trip); the engine validates with validators compiled once per world. It also
+  lets an unknown tool be the protocol's error (-32602) rather than an ``isError`` result.
+* stdio reads messages with a fallback parser: the SDK's parser gives up on arguments
+  nested ~200 deep and drops the message, so the client would wait forever. Every request
+  here gets an answer.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import sys
+from collections.abc import AsyncIterator, Callable
+from io import TextIOWrapper
+from typing import Any
+
+import anyio
+import mcp.types as types
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.server.models import InitializationOptions
+from mcp.shared.exceptions import McpError
+from mcp.shared.message import SessionMessage
+
+from . import __version__
+from .engine import Simulator
+from .errors import UnknownToolError
+
+log = logging.getLogger("agentworld_mcp.server")
+JSONDict = dict[str, Any]
+
+#: ``_meta`` keys a client may set on tools/call.
+META_EPISODE = "agentworld/episode"
+META_PERTURB = "agentworld/perturb"
+#: HTTP header and query parameter that select an episode.
+EPISODE_HEADER = "x-agentworld-episode"
+EPISODE_QUERY = "episode"
+TOOLS_PAGE_SIZE = 500
+
+
+def build_server(sim: Simulator, *, default_episode: str | None = None) -> Server:
+    """A low-level MCP server whose tools are the world's catalog, answered by ``sim``."""
+    world = sim.world
+    server: Server = Server(f"agentworld-{world.name}", version=__version__, instructions=world.scenario or None)
+    tools = [types.Tool.model_validate(t) for t in world.tools]
+
+    async def list_tools(request: types.ListToolsRequest | None) -> types.ServerResult:
+        cursor = request.params.cursor if request is not None and request.params is not None else None
+        try:
+            start = int(cursor) if cursor else 0
+        except ValueError:
+            raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=f"Invalid cursor: {cursor}")) from None
+        page = tools[start : start + TOOLS_PAGE_SIZE]
+        more = start + TOOLS_PAGE_SIZE < len(tools)
+        return types.ServerResult(types.ListToolsResult(tools=page, nextCursor=str(start + TOOLS_PAGE_SIZE) if more else None))
+
+    async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
+        params = request.params
+        meta = (params.meta.model_extra or {}) if params.meta is not None else {}
+        episode = meta.get(META_EPISODE) or _episode_from_http(server) or default_episode
+        try:
+            result = await sim.call(params.name, params.arguments or {}, episode=episode, perturb=meta.get(META_PERTURB))
+        except UnknownToolError as exc:
+            raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=str(exc))) from None
+        return types.ServerResult(types.CallToolResult.model_validate(result.to_dict()))
+
+    server.request_handlers[types.ListToolsRequest] = list_tools
+    server.request_handlers[types.CallToolRequest] = call_tool
+    return server
+
+
+def _episode_from_http(server: Server) -> str | None:
+    try:
+        request = server.request_context.request
+    except LookupError:
+        return None
+    if request is None or not hasattr(request, "headers"):
+        return None
+    return request.headers.get(EPISODE_HEADER) or request.query_params.get(EPISODE_QUERY) or None
+
+
+def _init_options(server: Server) -> InitializationOptions:
+    return server.create_initialization_options(NotificationOptions(tools_changed=False))
+
+
+# -- stdio -----------------------------------------------------------------------------
+
+
+async def serve_stdio(sim: Simulator, *, default_episode: str | None = None) -> None:
+    server = build_server(sim, default_episode=default_episode)
+    async with _stdio_streams() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, _init_options(server))
+
+
+def _parse_message(line: str) -> types.JSONRPCMessage | JSONDict:
+    """A JSON-RPC message, or the JSON-RPC error to answer it with."""
+    try:
+        return types.JSONRPCMessage.model_validate_json(line)
+    except Exception:  # the SDK's parser: fast, but limited in nesting depth
+        pass
+    try:
+        data = json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return _rpc_error(None, types.PARSE_ERROR, f"Parse error: {exc}")
+    try:
+        return types.JSONRPCMessage.model_validate(data)
+    except Exception as exc:
+        request_id = data.get("id") if isinstance(data, dict) else None
+        return _rpc_error(request_id, types.INVALID_REQUEST, f"Invalid request: {str(exc).splitlines()[0]}")
+
+
+def _rpc_error(request_id: Any, code: int, message: str) -> JSONDict:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+@contextlib.asynccontextmanager
+async def _stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
+    stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+    stdout = anyio.wrap_file(TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
+    read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
+    write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
+    out_lock = anyio.Lock()
+
+    async def emit(text: str) -> None:
+        async with out_lock:
+            await stdout.write(text + "\n")
+            await stdout.flush()
+
+    async def reader() -> None:
+        async with read_writer:
+            async for line in stdin:
+                if not line.strip():
+                    continue
+                message = _parse_message(line)
+                if isinstance(message, dict):
+                    log.warning("answering an unparsable message: %s", message["error"]["message"][:200])
+                    if message["id"] is not None or message["error"]["code"] == types.PARSE_ERROR:
+                        await emit(json.dumps(message))
+                    continue
+                await read_writer.send(SessionMessage(message))
+
+    async def writer() -> None:
+        async with write_reader:
+            async for session_message in write_reader:
+                await emit(session_message.message.model_dump_json(by_alias=True, exclude_none=True))
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(reader)
+        tg.start_soon(writer)
+        yield read_stream, write_stream
+        tg.cancel_scope.cancel()
+
+
+# -- streamable HTTP -------------------------------------------------------------------
+
+
+def http_app(
+    sim: Simulator,
+    *,
+    default_episode: str | None = None,
+    path: str = "/mcp",
+    extra_routes: list[Any] | None = None,
+) -> Any:
+    """A Starlette app serving the MCP endpoint at ``path`` (plus optional extra routes)."""
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from starlette.applications import Starlette
+    from starlette.routing import Mount, Route
+
+    server = build_server(sim, default_episode=default_episode)
+    manager = StreamableHTTPSessionManager(app=server, stateless=False)
+
+    async def handle(scope: Any, receive: Any, send: Any) -> None:
+        await manager.handle_request(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        async with manager.run():
+            yield
+
+    routes: list[Any] = [*(extra_routes or []), Route(path, endpoint=_Asgi(handle), methods=["GET", "POST", "DELETE"])]
+    routes.append(Mount(path, app=handle))
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+class _Asgi:
+    """Starlette calls a Route endpoint class with (scope, receive, send): a raw ASGI app."""
+
+    def __init__(self, app: Callable[..., Any]) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        await self.app(scope, receive, send)
+
+
+async def serve_http(
+    sim: Simulator,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    default_episode: str | None = None,
+    extra_routes: list[Any] | None = None,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    import uvicorn
+
+    app = http_app(sim, default_episode=default_episode, extra_routes=extra_routes)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    userver = uvicorn.Server(config)
+    if on_ready is not None:
+        on_ready(f"http://{host}:{port}/mcp")
+    await userver.serve()
+
+
+# -- client (catalog mirroring) -------------------------------------------------------
+
+
+async def fetch_tools(*, command: list[str] | None = None, url: str | None = None, env: dict[str, str] | None = None) -> list[JSONDict]:
+    """Connect to a live MCP server and page through ``tools/list``.
+
+    Tools are returned as the JSON objects the server sent (re-serialised by the SDK, whose
+    models keep unknown fields), so a mirror's catalog is the server's own.
+    """
+    from mcp import ClientSession
+
+    async with _client_streams(command=command, url=url, env=env) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools: list[JSONDict] = []
+            cursor: str | None = None
+            while True:
+                page = await session.list_tools(cursor=cursor) if cursor else await session.list_tools()
+                tools.extend(t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page.tools)
+                cursor = page.nextCursor
+                if not cursor:
+                    return tools
+
+
+@contextlib.asynccontextmanager
+async def _client_streams(*, command: list[str] | None, url: str | None, env: dict[str, str] | None) -> AsyncIterator[Any]:
+    if url is not None:
+        from mcp.client import streamable_http
+
+        if hasattr(streamable_http, "streamable_http_client"):
+            async with streamable_http.streamable_http_client(url) as (read, write, _):
+                yield read, write
+        else:  # mcp < 1.25
+            async with streamable_http.streamablehttp_client(url) as (read, write, _):
+                yield read, write
+    elif command:
+        import os
+
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
+        params = StdioServerParameters(command=command[0], args=command[1:], env={**os.environ, **(env or {})})
+        async with stdio_client(params, errlog=sys.stderr) as (read, write):
+            yield read, write
+    else:
+        raise ValueError("fetch_tools needs a command or a url")

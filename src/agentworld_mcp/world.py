@@ -1,0 +1,211 @@
+"""World files: the tool catalog plus what the simulated environment is.
+
+A world is pure data. It is loaded from YAML or JSON, validated against
+``schemas/world.schema.json`` (the same file editors use), and every tool's
+``inputSchema``/``outputSchema`` is checked to be a valid JSON Schema. Tools are kept
+as the exact JSON objects that were loaded, so ``tools/list`` serves them unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+
+from .errors import WorldFileError
+
+JSONDict = dict[str, Any]
+
+
+class Demonstration(BaseModel):
+    """An example call and the response the environment gives to it."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    tool: str
+    arguments: JSONDict = Field(default_factory=dict)
+    response: Any = None
+    is_error: bool = Field(default=False, alias="isError")
+
+
+class World(BaseModel):
+    """A simulated tool environment (see DESIGN.md, 'Concepts')."""
+
+    name: str = "world"
+    scenario: str = ""
+    tools: list[JSONDict]
+    seed: dict[str, list[JSONDict]] = Field(default_factory=dict)
+    demonstrations: list[Demonstration] = Field(default_factory=list)
+    perturbations: Any = None
+    backend: JSONDict = Field(default_factory=dict)
+    source: str | None = None
+
+    def tool(self, name: str) -> JSONDict | None:
+        return self._by_name().get(name)
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [t["name"] for t in self.tools]
+
+    def _by_name(self) -> dict[str, JSONDict]:
+        cached = self.__dict__.get("_tool_index")
+        if cached is None or len(cached) != len(self.tools):
+            cached = {t["name"]: t for t in self.tools}
+            self.__dict__["_tool_index"] = cached
+        return cached
+
+    @classmethod
+    def from_tools(cls, tools: list[JSONDict], **kwargs: Any) -> World:
+        """Build a world from tool definitions (validated like a world file)."""
+        return load_world_data({"tools": tools, **kwargs}, source="<tools>")
+
+
+@cache
+def world_schema() -> JSONDict:
+    """The world file JSON Schema, from the package (wheel) or the source tree."""
+    packaged = resources.files("agentworld_mcp").joinpath("_schemas/world.schema.json")
+    if packaged.is_file():
+        return json.loads(packaged.read_text(encoding="utf-8"))
+    here = Path(__file__).resolve().parents[2] / "schemas" / "world.schema.json"
+    return json.loads(here.read_text(encoding="utf-8"))
+
+
+@cache
+def _world_validator() -> jsonschema.protocols.Validator:
+    schema = world_schema()
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema)
+
+
+def load_world(path: str | Path) -> World:
+    """Load and validate a world file (YAML or JSON). Raises :class:`WorldFileError`."""
+    path = Path(path)
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise WorldFileError(source, ["file not found; pass the path of a .yaml or .json world file"]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise WorldFileError(source, [f"cannot read the file: {exc}"]) from None
+    data = _parse(text, source)
+    return load_world_data(data, source=source, text=text, base_dir=path.parent)
+
+
+def load_world_data(
+    data: Any,
+    *,
+    source: str = "<data>",
+    text: str | None = None,
+    base_dir: Path | None = None,
+) -> World:
+    """Validate already-parsed world data (a dict as in a world file)."""
+    if isinstance(data, list):  # a bare list of tools is a catalog too
+        data = {"tools": data}
+    if not isinstance(data, dict):
+        raise WorldFileError(source, [f"the top level must be a mapping with a 'tools' key, not {type(data).__name__}"])
+    problems = _schema_problems(data, source, text)
+    if problems:
+        raise WorldFileError(source, problems)
+    data = dict(data)
+    data.pop("nextCursor", None)
+    data.pop("_meta", None)
+    data.pop("$schema", None)
+    if isinstance(data["tools"], str):
+        data["tools"] = _load_catalog(data["tools"], source, base_dir)
+    problems = _tool_problems(data["tools"], source, text)
+    if problems:
+        raise WorldFileError(source, problems)
+    if "name" not in data and source not in ("<data>", "<tools>"):
+        data["name"] = Path(source).stem
+    return World(**data, source=source)
+
+
+def _parse(text: str, source: str) -> Any:
+    if source.endswith(".json"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise WorldFileError(source, [f"{source}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})"]) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{source}:{mark.line + 1}" if mark else source
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise WorldFileError(source, [f"{where}: invalid YAML: {problem}"]) from None
+
+
+def _load_catalog(ref: str, source: str, base_dir: Path | None) -> list[JSONDict]:
+    path = (base_dir or Path.cwd()) / ref
+    catalog = load_world(path) if path.exists() else None
+    if catalog is None:
+        raise WorldFileError(source, [f"tools: catalog file {ref!r} not found (looked at {path})"])
+    return catalog.tools
+
+
+def _schema_problems(data: JSONDict, source: str, text: str | None) -> list[str]:
+    errors = sorted(_world_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
+    return [_describe(e.absolute_path, _best_message(e), source, text) for e in errors]
+
+
+def _best_message(error: jsonschema.ValidationError) -> str:
+    # oneOf/anyOf errors say little; the deepest sub-error says what is actually wrong.
+    if error.context:
+        best = jsonschema.exceptions.best_match(error.context)
+        return best.message
+    return error.message
+
+
+def _tool_problems(tools: list[JSONDict], source: str, text: str | None) -> list[str]:
+    problems: list[str] = []
+    seen: set[str] = set()
+    for i, tool in enumerate(tools):
+        if tool["name"] in seen:
+            problems.append(_describe(["tools", i, "name"], f"duplicate tool name {tool['name']!r}", source, text))
+        seen.add(tool["name"])
+        for key in ("inputSchema", "outputSchema"):
+            schema = tool.get(key)
+            if schema is None:
+                continue
+            try:
+                jsonschema.validators.validator_for(schema).check_schema(schema)
+            except jsonschema.SchemaError as exc:
+                path = ["tools", i, key, *exc.absolute_path]
+                problems.append(_describe(path, f"not a valid JSON Schema: {exc.message}", source, text))
+    return problems
+
+
+def _describe(path: Any, message: str, source: str, text: str | None) -> str:
+    parts = list(path)
+    dotted = "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p)) for i, p in enumerate(parts))
+    line = _line_of(text, parts) if text else None
+    where = f"{source}:{line}" if line else source
+    return f"{where}: {dotted or '(top level)'}: {message}"
+
+
+def _line_of(text: str, path: list[Any]) -> int | None:
+    """1-based line of the value at ``path``, found by composing the YAML node tree.
+
+    JSON is (nearly) YAML, so this works for both formats; returns None if unsure.
+    """
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return None
+    for key in path:
+        if isinstance(node, yaml.MappingNode) and isinstance(key, str):
+            match = [v for k, v in node.value if getattr(k, "value", None) == key]
+            if not match:
+                break
+            node = match[0]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+        else:
+            break
+    return node.start_mark.line + 1 if node is not None else None

@@ -1,0 +1,81 @@
+"""Shared fixtures: paths, real MCP clients over stdio and streamable HTTP."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+import httpx
+from mcp.client.streamable_http import streamable_http_client
+
+ROOT = Path(__file__).resolve().parents[1]
+WORLDS = ROOT / "examples" / "worlds"
+CLI = [sys.executable, "-m", "agentworld_mcp"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.asynccontextmanager
+async def stdio_session(*args: str, env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
+    """A real MCP client talking to ``agentworld-mcp serve ARGS`` in a subprocess over stdio."""
+    params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "serve", *args], env={**os.environ, **(env or {})})
+    with open(os.devnull, "w") as devnull:
+        async with stdio_client(params, errlog=devnull) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                yield session
+
+
+@contextlib.asynccontextmanager
+async def http_session(url: str, headers: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
+    async with httpx.AsyncClient(headers=headers, timeout=httpx.Timeout(30, read=300)) as client:
+        async with streamable_http_client(url, http_client=client) as (read, write, _):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                yield session
+
+
+@contextlib.contextmanager
+def http_server(*args: str) -> Iterator[str]:
+    """``agentworld-mcp serve ARGS --transport http`` on a free loopback port; yields the MCP URL."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [*CLI, "serve", *args, "--transport", "http", "--port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                raise RuntimeError(f"server exited: {proc.stderr.read() if proc.stderr else ''}")
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.05)
+        else:
+            raise RuntimeError("server did not start listening within 30 s")
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture
+def tracker_world() -> Path:
+    return WORLDS / "issue-tracker.yaml"
