@@ -67,8 +67,10 @@ def check(tool: ToolSpec, arguments: JSONDict, ledger: Ledger, observation: Any,
             expected.update({k: v for k, v in arguments.items() if k not in role.key_args})
         repairs += _patch(_entity_dict(patched, entity.key), expected, "field_patch", tool, role, entity.key)
     elif role.kind == "create":
+        created = _entity_dict(patched, None)
         given = {k: v for k, v in arguments.items() if k != role.batch_arg and not isinstance(v, (dict, list))}
-        repairs += _patch(_entity_dict(patched, None), given, "argument_patch", tool, role, None)
+        repairs += _patch(created, given, "argument_patch", tool, role, None)
+        repairs += _fresh_id(created, role, ledger, tool)
     elif role.kind in ("list", "search") and role.items_field and isinstance(patched.get(role.items_field), list):
         repairs += _repair_items(patched, role, ledger, tool)
     if not repairs:
@@ -101,6 +103,23 @@ def _patch(target_dict: JSONDict, expected: JSONDict, kind: str, tool: ToolSpec,
     if not fields:
         return []
     return [{"kind": kind, "tool": tool.name, "collection": role.collection, "key": key, "fields": fields}]
+
+
+def _fresh_id(created: JSONDict, role: ToolRole, ledger: Ledger, tool: ToolSpec) -> list[JSONDict]:
+    """A create that returns the id of an entity the session already has gets the next free number."""
+    found = identity(created)
+    if found is None or ledger.get(role.collection, found[1], include_deleted=True) is None:
+        return []
+    name, old = found
+    value = created[name]
+    if not (isinstance(value, int) and not isinstance(value, bool)) and not (isinstance(value, str) and value.isdigit()):
+        return []
+    number = ledger.next_number(role.collection)
+    while ledger.get(role.collection, number, include_deleted=True) is not None:
+        number = ledger.next_number(role.collection)
+    created[name] = number if isinstance(value, int) else str(number)
+    return [{"kind": "id_collision", "tool": tool.name, "collection": role.collection, "key": str(number),
+             "detail": f"the model gave the new entity the id {old} of an existing one; gave it {number}"}]
 
 
 def _same_kind(a: Any, b: Any) -> bool:

@@ -365,7 +365,9 @@ class LLMWorldModel:
             text = _error_text(content)
             if text is not None:  # the model predicted the tool failing: a realistic error result
                 return text, True, []
-            return None, False, [str(exc)]
+            cut = " (the answer was cut off by max_tokens: raise --max-tokens)" \
+                if response.get("finish_reason") == "length" else ""
+            return None, False, [str(exc) + cut]
         if tool.output_schema is None:
             return observation, looks_like_error(observation), []
         problems = tool.output_problems(observation)

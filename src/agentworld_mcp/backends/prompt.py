@@ -94,6 +94,7 @@ class PromptOptions:
     chars_per_token: float = 3.5
     max_fact_entities: int = 20
     max_fact_chars: int = 300
+    max_summary_chars: int = 160
 
 
 # -- building ------------------------------------------------------------------------
@@ -218,6 +219,25 @@ def compaction_start(sizes: list[int], budget: int | None) -> int:
     return start
 
 
+def fold(turns: list[Turn], options: PromptOptions) -> str:
+    """Older turns as one-line summaries, newest kept first, within half the history budget.
+
+    What is dropped is still in the ledger, which the current turn's state facts draw on.
+    """
+    budget = (options.history_budget_tokens or 0) // 2
+    lines: list[str] = []
+    used = 0
+    for t in reversed(turns):
+        line = summarise_turn(t, options.max_summary_chars)
+        used += estimate_tokens(line, options)
+        if used > budget:
+            break
+        lines.append(line)
+    omitted = len(turns) - len(lines)
+    head = f"({omitted} earlier turns omitted; the state facts are authoritative)\n" if omitted else ""
+    return f"\n# Session so far (earlier turns, summarised)\n\n{head}" + "\n".join(reversed(lines)) + "\n"
+
+
 def summarise_turn(turn: Turn, max_chars: int) -> str:
     args = _clip(json.dumps(turn.arguments, ensure_ascii=False, sort_keys=True), max_chars // 2)
     status = "error" if turn.result.get("isError") else "ok"
@@ -244,8 +264,7 @@ def build_messages(
     start = compaction_start(sizes, options.history_budget_tokens)
     system_text = system if system is not None else system_prompt(world, options)
     if start:
-        folded = "\n".join(summarise_turn(t, options.max_fact_chars) for t in kept[:start])
-        system_text += f"\n# Session so far (earlier turns, summarised)\n\n{folded}\n"
+        system_text += fold(kept[:start], options)
     messages: list[Message] = [{"role": "system", "content": system_text}]
     for user, assistant in pairs[start:]:
         messages.append({"role": "user", "content": user})
