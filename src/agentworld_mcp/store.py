@@ -1,34 +1,103 @@
 """Where episodes live between calls.
 
-A store hands out one episode at a time per id (``async with store.session(id)``):
-calls to the same episode are serialised, calls to different episodes run
-concurrently. What the block leaves in the episode is what the store keeps.
+A store hands out one episode at a time per id (``async with store.session(id, factory)``):
+calls to the same episode are serialised, calls to different episodes run concurrently.
+What the block leaves in the episode is what the store keeps.
+
+* :class:`MemoryStore` (the default) keeps episodes in this process.
+* :class:`SqliteStore` keeps them in a SQLite file (``--state PATH``), so a world survives
+  a restart and several processes (a stdio client that starts one server per call, or a
+  fleet of HTTP servers on one machine) share one consistent world. Each call is one
+  transaction that writes only what the call changed: the new turn (turns are append-only),
+  the ledger entities it touched and the episode's small bookkeeping row. A process killed
+  at any moment leaves every completed turn in the file and no half-written one.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+import contextlib
+import errno
+import hashlib
+import json
+import logging
+import os
+import secrets
+import sqlite3
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, MutableSequence
 from contextlib import asynccontextmanager
-from typing import Protocol
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
-from .episode import Episode
-from .errors import EpisodeNotFoundError
+from .episode import Episode, Turn
+from .errors import EpisodeConflictError, EpisodeNotFoundError, StateFileError
+from .ledger import Ledger
 
+if TYPE_CHECKING:
+    from .world import World
+
+try:  # POSIX: per-episode locks across processes
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+log = logging.getLogger("agentworld_mcp.store")
+JSONDict = dict[str, Any]
 EpisodeFactory = Callable[[str], Episode]
+
+#: Bumped when the state file layout changes incompatibly.
+STATE_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class EpisodeInfo:
+    """One line of an episode listing."""
+
+    id: str
+    turns: int
+    entities: int  # live (not deleted) ledger entities
+    created_at: float | None = None
+    updated_at: float | None = None
+
+    def to_dict(self) -> JSONDict:
+        return {"id": self.id, "turns": self.turns, "entities": self.entities,
+                "created_at": self.created_at, "updated_at": self.updated_at}
 
 
 class EpisodeStore(Protocol):
-    def session(self, episode_id: str, factory: EpisodeFactory) -> AsyncIteratorContext: ...
+    def session(self, episode_id: str, factory: EpisodeFactory) -> contextlib.AbstractAsyncContextManager[Episode]: ...
 
     async def get(self, episode_id: str) -> Episode | None: ...
 
     async def ids(self) -> list[str]: ...
 
+    async def info(self) -> list[EpisodeInfo]: ...
+
     async def delete(self, episode_id: str) -> None: ...
 
+    async def close(self) -> None: ...
 
-AsyncIteratorContext = "contextlib.AbstractAsyncContextManager[Episode]"
+
+def open_store(store: EpisodeStore | str | os.PathLike[str] | None, world: World) -> EpisodeStore:
+    """The store a :class:`~agentworld_mcp.Simulator` was given: ``None`` is memory, a path is SQLite."""
+    if store is None:
+        return MemoryStore()
+    if isinstance(store, (str, os.PathLike)):
+        return SqliteStore(store, world)
+    bind = getattr(store, "bind", None)
+    if bind is not None:
+        bind(world)
+    return store
+
+
+def _not_found(episode_id: str) -> EpisodeNotFoundError:
+    return EpisodeNotFoundError(f"no episode {episode_id!r}; list them with `agentworld-mcp episodes list`")
+
+
+# -- memory ---------------------------------------------------------------------------
 
 
 class MemoryStore:
@@ -37,6 +106,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self._episodes: dict[str, Episode] = {}
         self._locks: dict[str, asyncio.Lock] = {}
+        self._times: dict[str, tuple[float, float]] = {}
 
     @asynccontextmanager
     async def session(self, episode_id: str, factory: EpisodeFactory) -> AsyncIterator[Episode]:
@@ -46,6 +116,9 @@ class MemoryStore:
             if episode is None:
                 episode = self._episodes[episode_id] = factory(episode_id)
             yield episode
+            episode.touched.clear()  # nothing to write: memory is the store
+            now = time.time()
+            self._times[episode_id] = (self._times.get(episode_id, (now, now))[0], now)
 
     async def get(self, episode_id: str) -> Episode | None:
         return self._episodes.get(episode_id)
@@ -53,10 +126,487 @@ class MemoryStore:
     async def ids(self) -> list[str]:
         return list(self._episodes)
 
+    async def info(self) -> list[EpisodeInfo]:
+        return [
+            EpisodeInfo(ep.id, len(ep.turns), len(ep.ledger), *self._times.get(ep.id, (None, None)))
+            for ep in self._episodes.values()
+        ]
+
     async def delete(self, episode_id: str) -> None:
-        if self._episodes.pop(episode_id, None) is None:
-            raise EpisodeNotFoundError(f"no episode {episode_id!r}; list them with `agentworld-mcp episodes`")
-        self._locks.pop(episode_id, None)
+        lock = self._locks.setdefault(episode_id, asyncio.Lock())
+        async with lock:
+            if self._episodes.pop(episode_id, None) is None:
+                raise _not_found(episode_id)
+            self._times.pop(episode_id, None)
 
     async def close(self) -> None:
         return None
+
+
+# -- lazy turns -------------------------------------------------------------------------
+
+
+class TurnLog(MutableSequence[Turn]):
+    """An episode's turns, read from the state file only when somebody looks at them.
+
+    The deterministic world model never reads the history, so a call in a long episode
+    costs the same as one in a short episode; appending never loads anything.
+    """
+
+    def __init__(self, count: int, loader: Callable[[int], list[Turn]]) -> None:
+        self._count = count
+        self._loader = loader
+        self._items: list[Turn] | None = None
+        self._pending: list[Turn] = []
+
+    def _all(self) -> list[Turn]:
+        if self._items is None:
+            self._items = self._loader(self._count) + self._pending
+            self._pending = []
+        return self._items
+
+    @property
+    def loaded(self) -> bool:
+        return self._items is not None
+
+    def tail(self, start: int) -> list[Turn]:
+        """Turns from position ``start`` on, without loading the older ones."""
+        if self._items is None and start >= self._count:
+            return self._pending[start - self._count :]
+        return self._all()[start:]
+
+    def __len__(self) -> int:
+        return len(self._items) if self._items is not None else self._count + len(self._pending)
+
+    @overload
+    def __getitem__(self, index: int) -> Turn: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Turn]: ...
+
+    def __getitem__(self, index: int | slice) -> Turn | list[Turn]:
+        return self._all()[index]
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        self._all()[index] = value
+
+    def __delitem__(self, index: int | slice) -> None:
+        del self._all()[index]
+
+    def insert(self, index: int, value: Turn) -> None:
+        self._all().insert(index, value)
+
+    def append(self, value: Turn) -> None:
+        (self._items if self._items is not None else self._pending).append(value)
+
+    def __iter__(self) -> Iterator[Turn]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, TurnLog)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"TurnLog({len(self)} turns{'' if self.loaded else ', not loaded'})"
+
+
+def _tail(turns: Iterable[Turn], start: int) -> list[Turn]:
+    if isinstance(turns, TurnLog):
+        return turns.tail(start)
+    return list(turns)[start:] if not isinstance(turns, list) else turns[start:]
+
+
+# -- cross-process locks -------------------------------------------------------------
+
+
+class _FileLocks:
+    """Per-episode locks on one state file, shared by every store of this process.
+
+    Inside a process an asyncio lock per episode serialises calls; across processes a POSIX
+    record lock on one byte of ``PATH.lock`` (chosen by the episode id) does. The kernel drops
+    record locks when a process dies, so a killed server never leaves an episode locked.
+    Record locks belong to the process, which is why all stores of a process share this object.
+    """
+
+    _registry: dict[str, _FileLocks] = {}
+
+    def __init__(self, lock_path: str) -> None:
+        self.lock_path = lock_path
+        self.refs = 0
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.fd: int | None = None
+        if fcntl is not None:
+            self.fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        else:  # pragma: no cover - Windows
+            log.warning("no POSIX record locks on this platform: processes sharing %s are not serialised", lock_path)
+
+    @classmethod
+    def acquire_for(cls, db_path: str) -> _FileLocks:
+        key = os.path.realpath(db_path)
+        locks = cls._registry.get(key)
+        if locks is None:
+            locks = cls._registry[key] = cls(key + ".lock")
+        locks.refs += 1
+        return locks
+
+    def release(self) -> None:
+        self.refs -= 1
+        if self.refs <= 0:
+            self._registry.pop(self.lock_path[: -len(".lock")], None)
+            if self.fd is not None:
+                os.close(self.fd)
+                self.fd = None
+
+    @asynccontextmanager
+    async def hold(self, episode_id: str) -> AsyncIterator[None]:
+        lock = self.locks.setdefault(episode_id, asyncio.Lock())
+        async with lock:
+            offset = int.from_bytes(hashlib.sha1(episode_id.encode()).digest()[:4], "big") >> 1
+            await self._lock(offset)
+            try:
+                yield
+            finally:
+                if self.fd is not None:
+                    fcntl.lockf(self.fd, fcntl.LOCK_UN, 1, offset)
+
+    async def _lock(self, offset: int) -> None:
+        if self.fd is None:  # pragma: no cover - Windows
+            return
+        delay = 0.0005
+        while True:
+            try:
+                fcntl.lockf(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, offset)
+                return
+            except OSError as exc:
+                if exc.errno not in (errno.EACCES, errno.EAGAIN):
+                    raise
+            await asyncio.sleep(delay)  # another process is in this episode: poll, never block the loop
+            delay = min(delay * 2, 0.05)
+
+
+# -- SQLite -----------------------------------------------------------------------------
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS episodes (
+    id TEXT PRIMARY KEY,
+    seed INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    turn_count INTEGER NOT NULL,
+    next_seq INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    counters TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS turns (
+    episode TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (episode, idx)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS entities (
+    episode TEXT NOT NULL,
+    collection TEXT NOT NULL,
+    key TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (episode, collection, key)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS entities_order ON entities (episode, seq);
+"""
+
+
+def world_fingerprint(world: World) -> str:
+    """What a state file must agree with: the tools, the seed state and the scenario."""
+    data = {"tools": world.tools, "seed": world.seed, "scenario": world.scenario}
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
+
+
+def _counters_of(ledger: Ledger) -> JSONDict:
+    # The ledger's id counters are small; to_dict() would serialise every entity.
+    counters = getattr(ledger, "counters", None)
+    if callable(counters):
+        return dict(counters())
+    private = getattr(ledger, "_counters", None)
+    return dict(private) if isinstance(private, dict) else dict(ledger.to_dict().get("counters", {}))
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+@dataclass
+class _Cached:
+    """What this process knows about an episode as of its last load or save."""
+
+    episode: Episode
+    version: int | None  # None: not in the file yet
+    ledger: Ledger
+    turns: Any
+    saved_turns: int
+    state_json: str | None
+    counters_json: str | None
+    next_seq: int
+
+
+class SqliteStore:
+    """Episodes in a SQLite file: survives restarts, shared by processes (``--state PATH``).
+
+    Every call holds its episode's lock (in-process and across processes) from load to save,
+    so calls to one episode never interleave, whichever process makes them; calls to other
+    episodes proceed. Loading an episode this process already holds costs one indexed read
+    (its version); saving writes only the turn and what the turn changed.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        world: World | None = None,
+        *,
+        cache_size: int = 1024,
+        synchronous: str = "NORMAL",
+        timeout: float = 30.0,
+    ) -> None:
+        self.path = str(path)
+        self.cache_size = cache_size
+        self.world_name: str | None = None
+        self._cache: OrderedDict[str, _Cached] = OrderedDict()
+        directory = Path(self.path).resolve().parent
+        if not directory.is_dir():
+            raise StateFileError(f"cannot create state file {self.path}: directory {directory} does not exist")
+        try:
+            self._conn = sqlite3.connect(self.path, timeout=timeout, isolation_level=None, check_same_thread=False)
+            self._conn.execute("PRAGMA journal_mode=WAL")
+            self._conn.execute(f"PRAGMA synchronous={synchronous}")
+            self._conn.executescript(_SCHEMA)
+            self._check_format()
+        except sqlite3.DatabaseError as exc:
+            with contextlib.suppress(Exception):
+                self._conn.close()
+            raise StateFileError(
+                f"{self.path} is not a usable agentworld-mcp state file ({exc}); "
+                "pass a new path to --state, or delete the file to start afresh"
+            ) from None
+        self._locks = _FileLocks.acquire_for(self.path)
+        self._closed = False
+        if world is not None:
+            self.bind(world)
+
+    # -- identity -----------------------------------------------------------------------
+
+    def _check_format(self) -> None:
+        with self._transaction():
+            row = self._conn.execute("SELECT value FROM meta WHERE key='format'").fetchone()
+            if row is None:
+                self._conn.execute("INSERT INTO meta VALUES ('format', ?)", (str(STATE_FORMAT),))
+            elif row[0] != str(STATE_FORMAT):
+                raise StateFileError(
+                    f"{self.path} has state file format {row[0]}, this agentworld-mcp reads format {STATE_FORMAT}; "
+                    "use a new --state file"
+                )
+
+    def bind(self, world: World) -> None:
+        """Tie the file to ``world``; a file made with another world is refused (StateFileError)."""
+        fingerprint = world_fingerprint(world)
+        with self._transaction():
+            meta = dict(self._conn.execute("SELECT key, value FROM meta WHERE key LIKE 'world%'").fetchall())
+            if "world_hash" not in meta:
+                document = world.model_dump(mode="json", by_alias=True, exclude={"source"})
+                self._conn.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("world_name", world.name), ("world_hash", fingerprint), ("world", _dumps(document)),
+                    ("world_source", world.source or ""),
+                ])
+            elif meta["world_hash"] != fingerprint:
+                if meta.get("world_name") == world.name:
+                    why = f"a different version of world {world.name!r} (its tools, seed or scenario changed)"
+                else:
+                    why = f"world {meta.get('world_name')!r}, not {world.name!r}"
+                raise StateFileError(
+                    f"state file {self.path} holds episodes of {why}. Use another --state file for this world, "
+                    f"or delete {self.path} to start afresh"
+                )
+        self.world_name = world.name
+
+    def stored_world(self) -> JSONDict | None:
+        """The world document the file was made with (lets the CLI reset without the world file)."""
+        row = self._conn.execute("SELECT value FROM meta WHERE key='world'").fetchone()
+        return json.loads(row[0]) if row else None
+
+    def stored_world_name(self) -> str | None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key='world_name'").fetchone()
+        return row[0] if row else None
+
+    # -- the call path --------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def session(self, episode_id: str, factory: EpisodeFactory) -> AsyncIterator[Episode]:
+        async with self._locks.hold(episode_id):
+            episode = self._load(episode_id, factory)
+            assert episode is not None
+            try:
+                yield episode
+            except BaseException:
+                self._cache.pop(episode_id, None)  # half-changed in memory: reload from the file next time
+                raise
+            try:
+                self._save(episode)
+            except BaseException:
+                self._cache.pop(episode_id, None)
+                raise
+
+    def _load(self, episode_id: str, factory: EpisodeFactory | None) -> Episode | None:
+        row = self._conn.execute(
+            "SELECT version, seed, turn_count, next_seq, state, counters FROM episodes WHERE id=?", (episode_id,)
+        ).fetchone()
+        cached = self._cache.get(episode_id)
+        if row is None:
+            if factory is None:
+                return None
+            episode = factory(episode_id)
+            slot = _Cached(episode, None, episode.ledger, episode.turns, 0, None, None, 0)
+        elif cached is not None and cached.version == row[0]:
+            self._cache.move_to_end(episode_id)
+            return cached.episode
+        else:
+            version, seed, turn_count, next_seq, state_json, counters_json = row
+            entities = [json.loads(d) for (d,) in self._conn.execute(
+                "SELECT data FROM entities WHERE episode=? ORDER BY seq", (episode_id,))]
+            ledger = Ledger.from_dict({"entities": entities, "counters": json.loads(counters_json)})
+            turns = TurnLog(turn_count, lambda count, eid=episode_id: self._read_turns(eid, count))
+            episode = Episode(episode_id, seed, ledger, turns, json.loads(state_json))  # type: ignore[arg-type]
+            slot = _Cached(episode, version, ledger, turns, turn_count, state_json, counters_json, next_seq)
+        self._cache[episode_id] = slot
+        self._cache.move_to_end(episode_id)
+        while len(self._cache) > self.cache_size:
+            self._cache.popitem(last=False)
+        return slot.episode
+
+    def _read_turns(self, episode_id: str, count: int) -> list[Turn]:
+        rows = self._conn.execute(
+            "SELECT data FROM turns WHERE episode=? AND idx<=? ORDER BY idx", (episode_id, count)
+        ).fetchall() if count else []
+        return [Turn.from_dict(json.loads(d)) for (d,) in rows]
+
+    def _save(self, episode: Episode) -> None:
+        slot = self._cache.get(episode.id)
+        if slot is None or slot.episode is not episode:
+            raise EpisodeConflictError(f"episode {episode.id!r} was evicted while in use; this is a bug in agentworld-mcp")
+        full = slot.version is None or episode.ledger is not slot.ledger or episode.turns is not slot.turns
+        new_turns = list(episode.turns) if full else _tail(episode.turns, slot.saved_turns)
+        state_json = _dumps(episode.state)
+        counters_json = _dumps(_counters_of(episode.ledger))
+        if not (full or new_turns or episode.touched or state_json != slot.state_json
+                or counters_json != slot.counters_json):
+            return
+        version = secrets.randbits(62)
+        now = time.time()
+        next_seq = slot.next_seq
+        with self._transaction():
+            current = self._conn.execute("SELECT version FROM episodes WHERE id=?", (episode.id,)).fetchone()
+            if (current[0] if current else None) != slot.version:
+                raise EpisodeConflictError(
+                    f"episode {episode.id!r} in {self.path} was changed by another process during this call "
+                    "(without the per-episode lock); the call was not saved, retry it"
+                )
+            if full:
+                next_seq = self._write_all(episode)
+            else:
+                next_seq = self._write_touched(episode, {t.index for t in new_turns}, next_seq)
+            self._conn.executemany(
+                "INSERT INTO turns (episode, idx, data) VALUES (?, ?, ?)",
+                [(episode.id, t.index, _dumps(t.to_dict())) for t in new_turns],
+            )
+            self._conn.execute(
+                "INSERT INTO episodes (id, seed, version, turn_count, next_seq, state, counters, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET version=excluded.version,"
+                " seed=excluded.seed, turn_count=excluded.turn_count, next_seq=excluded.next_seq,"
+                " state=excluded.state, counters=excluded.counters, updated_at=excluded.updated_at",
+                (episode.id, episode.seed, version, len(episode.turns), next_seq, state_json, counters_json, now, now),
+            )
+        slot.version, slot.ledger, slot.turns = version, episode.ledger, episode.turns
+        slot.saved_turns, slot.state_json, slot.counters_json, slot.next_seq = (
+            len(episode.turns), state_json, counters_json, next_seq)
+        episode.touched.clear()
+
+    def _write_all(self, episode: Episode) -> int:
+        self._conn.execute("DELETE FROM entities WHERE episode=?", (episode.id,))
+        self._conn.execute("DELETE FROM turns WHERE episode=?", (episode.id,))
+        entities = episode.ledger.to_dict()["entities"]
+        self._conn.executemany(
+            "INSERT INTO entities (episode, collection, key, seq, status, data) VALUES (?, ?, ?, ?, ?, ?)",
+            [(episode.id, e["collection"], e["key"], seq, e.get("status", ""), _dumps(e)) for seq, e in enumerate(entities)],
+        )
+        return len(entities)
+
+    def _write_touched(self, episode: Episode, new_turns: set[int], next_seq: int) -> int:
+        for collection, key in sorted(episode.touched):
+            entity = episode.ledger.get(collection, key, include_deleted=True)
+            if entity is None:
+                self._conn.execute("DELETE FROM entities WHERE episode=? AND collection=? AND key=?",
+                                   (episode.id, collection, key))
+                continue
+            data = entity.to_dict()
+            # An entity (re)created by this turn moves to the end of its collection, as in the ledger.
+            reorder = "seq=excluded.seq, " if data.get("created_turn") in new_turns else ""
+            self._conn.execute(
+                "INSERT INTO entities (episode, collection, key, seq, status, data) VALUES (?, ?, ?, ?, ?, ?)"
+                f" ON CONFLICT (episode, collection, key) DO UPDATE SET {reorder}"
+                "status=excluded.status, data=excluded.data",
+                (episode.id, collection, key, next_seq, data.get("status", ""), _dumps(data)),
+            )
+            next_seq += 1
+        return next_seq
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT: all of it lands in the file, or none of it."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    # -- inspection ---------------------------------------------------------------------
+
+    async def get(self, episode_id: str) -> Episode | None:
+        async with self._locks.hold(episode_id):
+            return self._load(episode_id, None)
+
+    async def ids(self) -> list[str]:
+        return [r[0] for r in self._conn.execute("SELECT id FROM episodes ORDER BY created_at, id")]
+
+    async def info(self) -> list[EpisodeInfo]:
+        rows = self._conn.execute(
+            "SELECT e.id, e.turn_count, (SELECT count(*) FROM entities n WHERE n.episode=e.id AND n.status!='deleted'),"
+            " e.created_at, e.updated_at FROM episodes e ORDER BY e.created_at, e.id"
+        ).fetchall()
+        return [EpisodeInfo(*row) for row in rows]
+
+    async def delete(self, episode_id: str) -> None:
+        async with self._locks.hold(episode_id):
+            with self._transaction():
+                gone = self._conn.execute("DELETE FROM episodes WHERE id=?", (episode_id,)).rowcount
+                self._conn.execute("DELETE FROM entities WHERE episode=?", (episode_id,))
+                self._conn.execute("DELETE FROM turns WHERE episode=?", (episode_id,))
+            self._cache.pop(episode_id, None)
+            if not gone:
+                raise _not_found(episode_id)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._cache.clear()
+        self._conn.close()
+        self._locks.release()
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({self.path!r})"
+
+
+__all__ = ["EpisodeInfo", "EpisodeStore", "MemoryStore", "SqliteStore", "TurnLog", "open_store", "world_fingerprint"]
