@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, cli_episodes
 from .engine import Simulator
 from .errors import AgentWorldError, UnknownToolError, WorldFileError
 from .world import World, load_world
@@ -46,6 +46,7 @@ def _world_arg(p: argparse.ArgumentParser) -> None:
 def _sim_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed for generated values and perturbations (default: 0)")
     p.add_argument("--episode", default=None, help="episode id: an isolated world instance (default: the shared world)")
+    cli_episodes.add_sim_args(p)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -65,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="default: stdio")
     serve.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default: 127.0.0.1, loopback only)")
     serve.add_argument("--port", type=int, default=8765, help="HTTP port (default: 8765)")
+    serve.add_argument("--admin", action="store_true",
+                       help="HTTP only: add /admin/episodes routes to list, inspect, reset and delete episodes")
     _sim_args(serve)
     _backend_args(serve)
 
@@ -78,6 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     call.add_argument("--args", default="{}", help="arguments as a JSON object (default: {})")
     _sim_args(call)
     _backend_args(call)
+
+    cli_episodes.add_parser(sub)
 
     mirror = sub.add_parser(
         "mirror", help="write a world file from a live MCP server's tools/list",
@@ -114,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def make_simulator(world: World, args: argparse.Namespace) -> Simulator:
     seed = args.seed if args.seed is not None else int(world.backend.get("seed", 0))
-    return Simulator(world, seed=seed, backend=make_cli_backend(world, args))
+    return Simulator(world, seed=seed, backend=make_cli_backend(world, args), **cli_episodes.simulator_options(args))
 
 
 def _backend_args(p: argparse.ArgumentParser) -> None:
@@ -149,6 +154,9 @@ def make_cli_backend(world: World, args: argparse.Namespace) -> Any:
 
 def _serve(args: argparse.Namespace) -> int:
     world = load_world(args.world)
+    if args.admin and args.transport != "http":
+        print("agentworld-mcp: --admin adds HTTP routes; use it with --transport http", file=sys.stderr)
+        return 2
     sim = make_simulator(world, args)
     from . import transport
 
@@ -161,6 +169,7 @@ def _serve(args: argparse.Namespace) -> int:
             else:
                 await transport.serve_http(
                     sim, host=args.host, port=args.port, default_episode=args.episode,
+                    extra_routes=_admin_routes(sim) if args.admin else None,
                     on_ready=lambda url: print(f"agentworld-mcp: serving {world.name} at {url}", file=sys.stderr, flush=True),
                 )
         finally:
@@ -168,6 +177,12 @@ def _serve(args: argparse.Namespace) -> int:
 
     asyncio.run(run())
     return 0
+
+
+def _admin_routes(sim: Simulator) -> list[Any]:
+    from .admin import admin_routes
+
+    return admin_routes(sim)
 
 
 def _validate(args: argparse.Namespace) -> int:
@@ -243,7 +258,7 @@ def _mirror(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"serve": _serve, "validate": _validate, "call": _call, "mirror": _mirror}
+_COMMANDS = {"serve": _serve, "validate": _validate, "call": _call, "mirror": _mirror, "episodes": cli_episodes.run}
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -10,6 +10,7 @@ Every entry point (MCP server, LangGraph adapter, pytest plugin, CLI) calls
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from .episode import DEFAULT_EPISODE, Episode, Turn
 from .errors import SimulatorError, UnknownToolError
 from .ledger import Effect
 from .result import SIMULATOR_ERROR_META, ToolResult, dump_json
-from .store import EpisodeStore, MemoryStore
+from .store import EpisodeStore, open_store
 from .world import World
 
 log = logging.getLogger("agentworld_mcp")
@@ -70,7 +71,7 @@ class Simulator:
         *,
         backend: WorldModel | None = None,
         seed: int = 0,
-        store: EpisodeStore | None = None,
+        store: EpisodeStore | str | os.PathLike[str] | None = None,
         perturber: Perturber | None = None,
         recorders: list[Recorder] | None = None,
     ) -> None:
@@ -80,7 +81,7 @@ class Simulator:
         self.catalog = Catalog(world).warm()
         self.backend: WorldModel = backend or SchemaWorldModel()
         self.seed = seed
-        self.store: EpisodeStore = store or MemoryStore()
+        self.store: EpisodeStore = open_store(store, world)  # a path means a SQLite state file
         self.perturber: Perturber = perturber or _NoPerturbations()
         self.recorders: list[Recorder] = list(recorders or [])
         self.stats = Stats()
@@ -139,7 +140,7 @@ class Simulator:
             return self._simulator_error(step.tool, result, info)
         if not result.is_error:
             effects = prediction.effects if prediction.effects is not None else self._infer_effects(step, prediction)
-            step.episode.ledger.apply(effects, step.turn)
+            step.episode.apply(effects, step.turn)
         return result
 
     def _to_result(self, spec: ToolSpec, prediction: Prediction) -> ToolResult | SimulatorError:

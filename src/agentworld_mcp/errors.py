@@ -91,3 +91,11 @@ class CassetteMissError(SimulatorError):
 
 class EpisodeNotFoundError(AgentWorldError):
     """An inspection or reset named an episode the store does not hold."""
+
+
+class StateFileError(ConfigError):
+    """A ``--state`` file that cannot be used: not SQLite, another format, or another world's."""
+
+
+class EpisodeConflictError(AgentWorldError):
+    """An episode changed in the state file behind this process's back; the call was not saved."""
