@@ -117,6 +117,7 @@ class MemoryStore:
                 episode = self._episodes[episode_id] = factory(episode_id)
             yield episode
             episode.touched.clear()  # nothing to write: memory is the store
+            _ledger_touched(episode.ledger).clear()
             now = time.time()
             self._times[episode_id] = (self._times.get(episode_id, (now, now))[0], now)
 
@@ -334,6 +335,12 @@ def _counters_of(ledger: Ledger) -> JSONDict:
     return dict(private) if isinstance(private, dict) else dict(ledger.to_dict().get("counters", {}))
 
 
+def _ledger_touched(ledger: Ledger) -> set[tuple[str, str]]:
+    """Slots the ledger stored on its own (nested entities); the effects' slots are on the episode."""
+    touched = getattr(ledger, "touched", None)
+    return touched if isinstance(touched, set) else set()
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
@@ -498,7 +505,8 @@ class SqliteStore:
         new_turns = list(episode.turns) if full else _tail(episode.turns, slot.saved_turns)
         state_json = _dumps(episode.state)
         counters_json = _dumps(_counters_of(episode.ledger))
-        if not (full or new_turns or episode.touched or state_json != slot.state_json
+        touched = episode.touched | _ledger_touched(episode.ledger)
+        if not (full or new_turns or touched or state_json != slot.state_json
                 or counters_json != slot.counters_json):
             return
         version = secrets.randbits(62)
@@ -514,7 +522,7 @@ class SqliteStore:
             if full:
                 next_seq = self._write_all(episode)
             else:
-                next_seq = self._write_touched(episode, {t.index for t in new_turns}, next_seq)
+                next_seq = self._write_touched(episode, touched, {t.index for t in new_turns}, next_seq)
             self._conn.executemany(
                 "INSERT INTO turns (episode, idx, data) VALUES (?, ?, ?)",
                 [(episode.id, t.index, _dumps(t.to_dict())) for t in new_turns],
@@ -530,6 +538,7 @@ class SqliteStore:
         slot.saved_turns, slot.state_json, slot.counters_json, slot.next_seq = (
             len(episode.turns), state_json, counters_json, next_seq)
         episode.touched.clear()
+        _ledger_touched(episode.ledger).clear()
 
     def _write_all(self, episode: Episode) -> int:
         self._conn.execute("DELETE FROM entities WHERE episode=?", (episode.id,))
@@ -541,8 +550,8 @@ class SqliteStore:
         )
         return len(entities)
 
-    def _write_touched(self, episode: Episode, new_turns: set[int], next_seq: int) -> int:
-        for collection, key in sorted(episode.touched):
+    def _write_touched(self, episode: Episode, touched: set[tuple[str, str]], new_turns: set[int], next_seq: int) -> int:
+        for collection, key in sorted(touched):
             entity = episode.ledger.get(collection, key, include_deleted=True)
             if entity is None:
                 self._conn.execute("DELETE FROM entities WHERE episode=? AND collection=? AND key=?",
