@@ -20,7 +20,7 @@ def write_world(path: Path, tools: list[dict[str, Any]], *, name: str | None = N
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     else:
         header = "# yaml-language-server: $schema=https://agentworld-mcp.dev/schemas/world.schema.json\n"
-        text = header + yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+        text = header + _yaml_text(data)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -28,3 +28,21 @@ def write_world(path: Path, tools: list[dict[str, Any]], *, name: str | None = N
     os.replace(tmp, path)
     load_world(path)  # what we wrote must load: fail loudly here, not in the user's next command
     return path
+
+
+def _yaml_text(data: dict[str, Any]) -> str:
+    """YAML that reads back as exactly ``data``.
+
+    Readable unicode first; PyYAML writes a few characters (NEL, the Unicode line and
+    paragraph separators) raw, and they read back as line breaks, so such a catalog is
+    written with every non-ASCII character escaped instead.
+    """
+    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    if _same(yaml.safe_load(text), data):
+        return text
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=False, width=100)
+
+
+def _same(a: Any, b: Any) -> bool:
+    # json text tells 1 from 1.0 from True, which == does not
+    return json.dumps(a, sort_keys=False) == json.dumps(b, sort_keys=False)

@@ -32,6 +32,7 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import McpError
 from mcp.shared.message import SessionMessage
+from pydantic import BaseModel, RootModel
 
 from . import __version__
 from .engine import Simulator
@@ -53,7 +54,9 @@ def build_server(sim: Simulator, *, default_episode: str | None = None) -> Serve
     """A low-level MCP server whose tools are the world's catalog, answered by ``sim``."""
     world = sim.world
     server: Server = Server(f"agentworld-{world.name}", version=__version__, instructions=world.scenario or None)
-    tools = [types.Tool.model_validate(t) for t in world.tools]
+    for t in world.tools:  # a tool the SDK's model rejects fails here, at start-up, not in a client
+        types.Tool.model_validate(t)
+    tools = world.tools
 
     async def list_tools(request: types.ListToolsRequest | None) -> types.ServerResult:
         cursor = request.params.cursor if request is not None and request.params is not None else None
@@ -61,9 +64,10 @@ def build_server(sim: Simulator, *, default_episode: str | None = None) -> Serve
             start = int(cursor) if cursor else 0
         except ValueError:
             raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=f"Invalid cursor: {cursor}")) from None
-        page = tools[start : start + TOOLS_PAGE_SIZE]
-        more = start + TOOLS_PAGE_SIZE < len(tools)
-        return types.ServerResult(types.ListToolsResult(tools=page, nextCursor=str(start + TOOLS_PAGE_SIZE) if more else None))
+        page: JSONDict = {"tools": tools[start : start + TOOLS_PAGE_SIZE]}
+        if start + TOOLS_PAGE_SIZE < len(tools):
+            page["nextCursor"] = str(start + TOOLS_PAGE_SIZE)
+        return _Verbatim(page)  # type: ignore[return-value]
 
     async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
         params = request.params
@@ -88,6 +92,18 @@ def _episode_from_http(server: Server) -> str | None:
     if request is None or not hasattr(request, "headers"):
         return None
     return request.headers.get(EPISODE_HEADER) or request.query_params.get(EPISODE_QUERY) or None
+
+
+class _Verbatim(RootModel[JSONDict]):
+    """A result sent exactly as given: the SDK's ``Tool`` model would reorder each tool's keys
+    (and a world's tools are served byte-for-byte as loaded, see ``tools/list``)."""
+
+
+class _RawToolsPage(BaseModel):
+    """A tools/list page kept as the server's JSON objects (key order and unknown fields)."""
+
+    tools: list[JSONDict]
+    nextCursor: str | None = None
 
 
 def _init_options(server: Server) -> InitializationOptions:
@@ -228,8 +244,8 @@ async def serve_http(
 async def fetch_tools(*, command: list[str] | None = None, url: str | None = None, env: dict[str, str] | None = None) -> list[JSONDict]:
     """Connect to a live MCP server and page through ``tools/list``.
 
-    Tools are returned as the JSON objects the server sent (re-serialised by the SDK, whose
-    models keep unknown fields), so a mirror's catalog is the server's own.
+    Tools are returned as the JSON objects the server sent (not through the SDK's ``Tool``
+    model, which would reorder keys), so a mirror's catalog is the server's own.
     """
     from mcp import ClientSession
 
@@ -239,8 +255,10 @@ async def fetch_tools(*, command: list[str] | None = None, url: str | None = Non
             tools: list[JSONDict] = []
             cursor: str | None = None
             while True:
-                page = await session.list_tools(cursor=cursor) if cursor else await session.list_tools()
-                tools.extend(t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in page.tools)
+                params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+                request = types.ClientRequest(types.ListToolsRequest(params=params))
+                page = await session.send_request(request, _RawToolsPage)
+                tools.extend(page.tools)
                 cursor = page.nextCursor
                 if not cursor:
                     return tools

@@ -84,17 +84,53 @@ def _world_validator() -> jsonschema.protocols.Validator:
 
 
 def load_world(path: str | Path) -> World:
-    """Load and validate a world file (YAML or JSON). Raises :class:`WorldFileError`."""
+    """Load and validate a world file (YAML or JSON). Raises :class:`WorldFileError`.
+
+    A name that is not a file but one of the bundled example worlds (``issue-tracker``)
+    loads that example, so client configs work from any directory.
+    """
     path = Path(path)
+    if not path.exists():
+        path = bundled_world(str(path)) or path
     source = str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise WorldFileError(source, ["file not found; pass the path of a .yaml or .json world file"]) from None
+        names = ", ".join(bundled_world_names()) or "none installed"
+        raise WorldFileError(source, [
+            f"file not found; pass the path of a .yaml or .json world file, or the name of a bundled example ({names})"
+        ]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise WorldFileError(source, [f"cannot read the file: {exc}"]) from None
     data = _parse(text, source)
     return load_world_data(data, source=source, text=text, base_dir=path.parent)
+
+
+def _examples_dirs() -> list[Path]:
+    """Where bundled example worlds live: in the wheel, else in the source tree."""
+    packaged = Path(str(resources.files("agentworld_mcp").joinpath("_examples/worlds")))
+    return [d for d in (packaged, Path(__file__).resolve().parents[2] / "examples" / "worlds") if d.is_dir()]
+
+
+def bundled_world_names() -> list[str]:
+    """Names of the bundled example worlds (``mirrored/memory-server`` for subfolders)."""
+    names: set[str] = set()
+    for base in _examples_dirs():
+        for path in base.rglob("*"):
+            if path.suffix in (".yaml", ".yml", ".json") and not path.name.startswith("."):
+                names.add(path.relative_to(base).with_suffix("").as_posix())
+    return sorted(names)
+
+
+def bundled_world(name: str) -> Path | None:
+    """The file of a bundled example world called ``name`` (with or without suffix), if any."""
+    if Path(name).is_absolute() or ".." in Path(name).parts:
+        return None
+    for base in _examples_dirs():
+        for candidate in (base / name, *(base / f"{name}{ext}" for ext in (".yaml", ".yml", ".json"))):
+            if candidate.is_file():
+                return candidate
+    return None
 
 
 def load_world_data(
