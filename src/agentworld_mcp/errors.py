@@ -99,3 +99,17 @@ class StateFileError(ConfigError):
 
 class EpisodeConflictError(AgentWorldError):
     """An episode changed in the state file behind this process's back; the call was not saved."""
+
+
+class SimulatorFailedError(AgentWorldError):
+    """A tool call made in process (LangGraph adapter, pytest plugin) got a simulator error.
+
+    The MCP server can only hand those to the client as ``isError`` results; in process
+    they are raised instead, so a test or a training run never takes a broken simulator
+    (endpoint down, cassette miss) for the simulated tool's behaviour.
+    """
+
+    def __init__(self, tool: str, kind: str, message: str) -> None:
+        self.tool = tool
+        self.kind = kind
+        super().__init__(f"simulating {tool!r} failed ({kind}): {message}")
