@@ -3,27 +3,51 @@
 Entities are keyed by collection and identifier. The deterministic world model answers
 from the ledger; the language world model gets it as compact state facts and is checked
 against it (see DESIGN.md, 'Ledger').
+
+Lookups by key are dict lookups, so a call's cost does not grow with the episode's
+history; listing a collection walks that collection only.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .roles import ID_NAMES, is_id_name
+from .roles import ID_NAMES, collection_name, is_id_name, normalise_path
 
 JSONDict = dict[str, Any]
-Status = Literal["seeded", "created", "updated", "deleted"]
-Op = Literal["create", "update", "delete", "move"]
+Status = Literal["seeded", "created", "updated", "observed", "deleted"]
+Op = Literal["create", "update", "delete", "move", "observe"]
+
+#: Field sets that identify an entity together (a relation is its endpoints and its type).
+COMPOUND_KEYS: tuple[tuple[str, ...], ...] = (
+    ("from", "relationType", "to"),
+    ("source", "type", "target"),
+    ("from", "type", "to"),
+)
+_NESTED_DEPTH = 2
+
+
+def compound_key(*parts: Any) -> str:
+    """One string for a key made of several values (stable, unambiguous, readable)."""
+    return json.dumps([str(p) for p in parts], ensure_ascii=False, separators=(",", ":"))
 
 
 def identity(fields: JSONDict) -> tuple[str, str] | None:
-    """The (field, value) that identifies an entity: ``id`` first, then other id-like keys."""
+    """The (field, key) that identifies an entity: ``id`` first, then other id-like keys.
+
+    Paths are normalised; entities identified by several fields (relations) get a
+    :func:`compound_key` under the field name ``"from+relationType+to"``.
+    """
     for name in ID_NAMES:
         value = fields.get(name)
         if isinstance(value, (str, int)) and not isinstance(value, bool):
-            return name, str(value)
+            return name, normalise_path(value) if name == "path" and isinstance(value, str) else str(value)
+    for names in COMPOUND_KEYS:
+        if all(isinstance(fields.get(n), (str, int)) for n in names):
+            return "+".join(names), compound_key(*(fields[n] for n in names))
     for name, value in fields.items():
         if is_id_name(name) and isinstance(value, (str, int)) and not isinstance(value, bool):
             return name, str(value)
@@ -53,7 +77,13 @@ class Entity:
 
 @dataclass(frozen=True)
 class Effect:
-    """One change a tool call makes to the world."""
+    """One change a tool call makes to the world.
+
+    ``create`` stores a new entity (replacing a deleted one with that key); ``update``
+    merges ``fields`` into a live entity; ``delete`` marks it deleted; ``move`` re-keys it
+    (the old key reads as deleted); ``observe`` records what an observation revealed
+    without counting as a change (nested entities, fields a read had to fill in).
+    """
 
     op: Op
     collection: str
@@ -64,88 +94,128 @@ class Effect:
 
 class Ledger:
     def __init__(self) -> None:
-        self._entities: dict[tuple[str, str], Entity] = {}
+        self._collections: dict[str, dict[str, Entity]] = {}
         self._counters: dict[str, int] = {}
+        #: Slots (collection, key) stored since a persistent store last drained this set.
+        self.touched: set[tuple[str, str]] = set()
 
     # -- reading -----------------------------------------------------------------
     def get(self, collection: str, key: Any, *, include_deleted: bool = False) -> Entity | None:
-        entity = self._entities.get((collection, str(key)))
+        entity = self._collections.get(collection, {}).get(str(key))
         if entity is None or (not entity.alive and not include_deleted):
             return None
         return entity
 
     def items(self, collection: str) -> list[Entity]:
         """Live entities of a collection, in the order they came into being."""
-        return [e for (c, _), e in self._entities.items() if c == collection and e.alive]
+        return [e for e in self._collections.get(collection, {}).values() if e.alive]
 
     def collections(self) -> list[str]:
-        return sorted({c for c, _ in self._entities})
+        return sorted(c for c, entities in self._collections.items() if entities)
 
     def __len__(self) -> int:
-        return sum(1 for e in self._entities.values() if e.alive)
+        return sum(1 for entities in self._collections.values() for e in entities.values() if e.alive)
 
     def next_number(self, collection: str) -> int:
-        """A fresh sequence number for ``collection`` (after every seeded/created one)."""
-        self._counters[collection] = self._counters.get(collection, 0) + 1
-        return self._counters[collection]
+        """The sequence number a new entity of ``collection`` gets (after every seeded/created one).
+
+        Reading it changes nothing: the number is taken when the creation is applied, so a
+        world model may ask while predicting, and a failed call leaves no gap.
+        """
+        return self._counters.get(collection, 0) + 1
 
     # -- writing -----------------------------------------------------------------
     def seed(self, seed: dict[str, list[JSONDict]]) -> None:
+        """Entities that exist from the start (a world file's ``seed:``), status ``seeded``, turn 0."""
         for collection, entities in seed.items():
             for i, fields in enumerate(entities):
                 ident = identity(fields)
                 key = ident[1] if ident else str(i + 1)
-                self._entities[(collection, key)] = Entity(collection, key, copy.deepcopy(fields), "seeded", 0)
-                self._bump(collection, key)
+                self._put(Entity(collection, key, copy.deepcopy(fields), "seeded", 0))
+                self._nested(fields, 0, 0)
 
     def apply(self, effects: list[Effect], turn: int) -> None:
         for effect in effects:
-            slot = (effect.collection, effect.key)
-            current = self._entities.get(slot)
+            current = self.get(effect.collection, effect.key, include_deleted=True)
             if effect.op == "create":
-                self._entities.pop(slot, None)  # re-creating a deleted key starts afresh, at the end
-                self._entities[slot] = Entity(effect.collection, effect.key, copy.deepcopy(effect.fields), "created", turn)
-                self._bump(effect.collection, effect.key)
+                self._put(Entity(effect.collection, effect.key, copy.deepcopy(effect.fields), "created", turn))
+                self._nested(effect.fields, turn, 0)
+            elif effect.op == "observe":
+                if current is None or not current.alive:
+                    self._put(Entity(effect.collection, effect.key, copy.deepcopy(effect.fields), "observed", turn))
+                else:
+                    for name, value in effect.fields.items():
+                        current.fields.setdefault(name, copy.deepcopy(value))
+                self._nested(effect.fields, turn, 0)
             elif current is None or not current.alive:
                 continue
             elif effect.op == "update":
                 current.fields.update(copy.deepcopy(effect.fields))
-                current.status = "updated" if current.status != "created" or current.created_turn != turn else "created"
+                if not (current.status == "created" and current.created_turn == turn):
+                    current.status = "updated"
                 current.updated_turn = turn
+                self._nested(effect.fields, turn, 0)
             elif effect.op == "delete":
                 current.status, current.deleted_turn = "deleted", turn
             elif effect.op == "move" and effect.new_key is not None:
-                current.status, current.deleted_turn = "deleted", turn
                 moved = {**copy.deepcopy(current.fields), **copy.deepcopy(effect.fields)}
-                self._entities.pop((effect.collection, effect.new_key), None)
-                self._entities[(effect.collection, effect.new_key)] = Entity(
-                    effect.collection, effect.new_key, moved, "created", turn)
+                current.status, current.deleted_turn = "deleted", turn
+                self._put(Entity(effect.collection, effect.new_key, moved, "created", turn))
+
+    def _put(self, entity: Entity) -> None:
+        entities = self._collections.setdefault(entity.collection, {})
+        entities.pop(entity.key, None)  # a re-created key starts afresh, at the end of the order
+        entities[entity.key] = entity
+        self.touched.add((entity.collection, entity.key))
+        self._bump(entity.collection, entity.key)
+
+    def _nested(self, fields: JSONDict, turn: int, depth: int) -> None:
+        """Entities inside an entity (``labels: [{name: bug}]``) become known in their own collection."""
+        if depth >= _NESTED_DEPTH:
+            return
+        for name, value in fields.items():
+            children = [value] if isinstance(value, dict) else value if isinstance(value, list) else ()
+            for child in children:
+                if not isinstance(child, dict):
+                    continue
+                ident = identity(child)
+                if ident is None:
+                    continue
+                collection = collection_name(name)
+                if self.get(collection, ident[1]) is None:
+                    status: Status = "seeded" if turn == 0 else "observed"
+                    self._put(Entity(collection, ident[1], copy.deepcopy(child), status, turn))
+                self._nested(child, turn, depth + 1)
 
     def _bump(self, collection: str, key: str) -> None:
         if key.isdigit():
             self._counters[collection] = max(self._counters.get(collection, 0), int(key))
         else:
             digits = "".join(ch for ch in key.rsplit("_", 1)[-1].rsplit("-", 1)[-1] if ch.isdigit())
-            if digits and len(digits) < 9:
+            if digits and len(digits) < 9 and digits == key.rsplit("_", 1)[-1].rsplit("-", 1)[-1]:
                 self._counters[collection] = max(self._counters.get(collection, 0), int(digits))
 
     # -- persistence ---------------------------------------------------------------
     def snapshot(self) -> JSONDict:
         """Live entities by collection: what a person inspecting the world wants to see."""
         out: dict[str, list[JSONDict]] = {}
-        for entity in self._entities.values():
-            if entity.alive:
-                out.setdefault(entity.collection, []).append(copy.deepcopy(entity.fields))
+        for collection in self.collections():
+            alive = [copy.deepcopy(e.fields) for e in self._collections[collection].values() if e.alive]
+            if alive:
+                out[collection] = alive
         return out
 
     def to_dict(self) -> JSONDict:
-        return {"entities": [e.to_dict() for e in self._entities.values()], "counters": dict(self._counters)}
+        return {
+            "entities": [e.to_dict() for entities in self._collections.values() for e in entities.values()],
+            "counters": dict(self._counters),
+        }
 
     @classmethod
     def from_dict(cls, data: JSONDict) -> Ledger:
         ledger = cls()
         for item in data.get("entities", []):
             entity = Entity(**item)
-            ledger._entities[(entity.collection, entity.key)] = entity
+            ledger._collections.setdefault(entity.collection, {})[entity.key] = entity
         ledger._counters = dict(data.get("counters", {}))
         return ledger

@@ -1,22 +1,36 @@
 """The built-in deterministic world model: no GPU, no API key, byte-reproducible.
 
 It infers what each tool does (:mod:`agentworld_mcp.roles`), answers from the episode's
-ledger (creations are readable, deletions are gone) and invents whatever else the
-output needs from the tool's schemas, with the step's seeded generator.
+ledger (creations are readable, updates show, deletions are gone) and invents whatever
+else the output needs from the tool's schemas, with the step's seeded generator. Three
+styles of resource get the behaviour and wording of the real services they stand for:
+REST-like records (here), a file store keyed by path (:mod:`.files`) and a knowledge graph
+of named entities (:mod:`.graph`).
+
+``predict`` never changes the episode: it returns the effects, and the engine applies
+them only when the call succeeds. That also lets :mod:`agentworld_mcp.reconcile` ask
+"what would this call change?" about a language model's observation.
 """
 
 from __future__ import annotations
 
 import copy
+import datetime as dt
 import random
 from typing import Any
 
 from .. import values
-from ..ledger import Effect, Entity
-from ..roles import ToolRole, singular
+from ..ledger import Effect, Entity, identity
+from ..result import dump_json
+from ..roles import ToolRole, collection_name, normalise_key, not_found_message, singular
 from .base import Prediction, Step
 
 JSONDict = dict[str, Any]
+
+#: The simulated clock: turn N happens N minutes after this moment (seed state is at turn 0).
+CLOCK_START = dt.datetime(2026, 3, 9, 9, 0, tzinfo=dt.timezone.utc)
+_CREATED_FIELDS = ("created_at", "createdAt", "created", "creation_date", "date_created")
+_UPDATED_FIELDS = ("updated_at", "updatedAt", "modified_at", "modifiedAt", "last_modified")
 
 
 class SchemaWorldModel:
@@ -30,81 +44,107 @@ class SchemaWorldModel:
 
 
 def predict(step: Step) -> Prediction:
+    """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
     role = step.tool.role
+    if role.style == "file":
+        from .files import predict_file
+
+        return predict_file(step, role)
+    if role.style == "graph":
+        from .graph import predict_graph
+
+        return predict_graph(step, role)
     handler = _HANDLERS.get(role.kind, _action)
     return handler(step, role)
 
 
-# -- helpers ---------------------------------------------------------------------
+# -- shared helpers --------------------------------------------------------------------------------
 
 
-def _key_arg(step: Step, role: ToolRole) -> tuple[str, str] | None:
-    for name in role.key_args:
-        value = step.arguments.get(name)
-        if isinstance(value, (str, int)) and not isinstance(value, bool):
-            return name, str(value)
-    return None
+def clock(turn: int) -> dt.datetime:
+    return CLOCK_START + dt.timedelta(minutes=turn)
 
 
-def _not_found(step: Step, role: ToolRole, key: str) -> Prediction:
-    noun = singular(role.collection).replace("_", " ")
-    if role.collection == "files":
-        text = f"Error: ENOENT: no such file or directory, '{key}'"
-    else:
-        text = f"{noun.capitalize()} not found: {key}"
-    return Prediction(text, is_error=True)
+def now_iso(turn: int) -> str:
+    return clock(turn).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _entity_fields(step: Step, role: ToolRole, key_name: str | None) -> JSONDict:
-    """The stored fields of a new entity: its arguments plus what the service would add."""
-    fields = {k: copy.deepcopy(v) for k, v in step.arguments.items() if k != role.batch_arg}
-    for prop, sub in (step.tool.input_schema.get("properties") or {}).items():
-        if prop not in fields and isinstance(sub, dict) and "default" in sub:
-            fields[prop] = copy.deepcopy(sub["default"])
-    item_schema = _item_schema(step, role)
-    rng = step.rng
-    if key_name is None and not any(k in fields for k in ("id", "path", "name", "key")):
-        number = step.episode.ledger.next_number(role.collection)
-        fields = {"id": _new_id(role, number, item_schema), **fields}
-    if item_schema:
-        for prop, sub in (item_schema.get("properties") or {}).items():
-            if prop not in fields and prop in (item_schema.get("required") or ()):
-                fields[prop] = _initial_value(sub, rng, prop)
-    return fields
+def error(text: str) -> Prediction:
+    return Prediction(text, is_error=True, effects=[])
 
 
-def _initial_value(schema: Any, rng: random.Random, name: str) -> Any:
-    """A new entity starts in its schema's default state (``status: open``), not a random one."""
+def not_found(step: Step, role: ToolRole, key: str, **kwargs: Any) -> Prediction:
+    """The tool's not-found error: worded as the world's demonstrations word it, else as the service style."""
+    template = _demonstrated_not_found(step, role) if role.style == "record" else None
+    if template is not None:
+        return error(template.replace("{key}", key))
+    return error(not_found_message(role, key, **kwargs))
+
+
+def _demonstrated_not_found(step: Step, role: ToolRole) -> str | None:
+    """A not-found wording shown by an ``isError`` demonstration of a tool on the same collection.
+
+    ``get_issue(issue_id: 99) -> "Issue not found: 99"`` makes every issue not-found read
+    ``Issue not found: {key}``. Cached per world: demonstrations do not change.
+    """
+    cache: dict[str, str | None] = step.world.__dict__.setdefault("_agentworld_not_found", {})
+    if role.collection in cache:
+        return cache[role.collection]
+    from ..roles import infer_role
+
+    found: str | None = None
+    for demo in step.world.demonstrations:
+        tool = step.world.tool(demo.tool)
+        if not demo.is_error or tool is None or not isinstance(demo.response, str):
+            continue
+        demo_role = infer_role(tool)
+        key = demo_role.key_of(demo.arguments)
+        if demo_role.collection == role.collection and key is not None and key in demo.response:
+            found = demo.response.replace(key, "{key}")
+            break
+    cache[role.collection] = found
+    return found
+
+
+def item_schema(step: Step, role: ToolRole) -> JSONDict | None:
+    """The JSON Schema of one entity in the tool's output (unwrapped from lists and wrappers)."""
+    out = step.tool.output_schema
+    if not out:
+        return None
+    props = out.get("properties") or {}
+    if role.wrapper and isinstance(props.get(role.wrapper), dict):
+        return props[role.wrapper]
+    if role.items_field and isinstance(props.get(role.items_field), dict):
+        items = props[role.items_field].get("items")
+        if isinstance(items, dict):
+            return items
+        return None
+    return out
+
+
+def fill(fields: JSONDict, schema: JSONDict | None, rng: random.Random, turn: int) -> JSONDict:
+    """``fields`` plus whatever ``schema`` requires and they lack, in a new entity's initial state."""
+    if not schema:
+        return fields
+    props: JSONDict = schema.get("properties") or {}
+    out = dict(fields)
+    for prop in schema.get("required") or ():
+        if prop not in out:
+            out[prop] = initial_value(props.get(prop, {}), rng, prop, turn)
+    return conform(out, schema, rng)
+
+
+def initial_value(schema: Any, rng: random.Random, name: str, turn: int) -> Any:
+    """A new entity starts in its schema's default state (``status: open``), now, not a random one."""
     if isinstance(schema, dict):
         if "default" in schema:
             return copy.deepcopy(schema["default"])
         if schema.get("enum"):
             return schema["enum"][0]
+        kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
+        if name in _CREATED_FIELDS + _UPDATED_FIELDS and "string" in kinds:
+            return now_iso(turn)
     return values.generate(schema, rng, name)
-
-
-def _new_id(role: ToolRole, number: int, item_schema: JSONDict | None) -> Any:
-    id_schema = ((item_schema or {}).get("properties") or {}).get("id") or {}
-    if id_schema.get("type") == "integer":
-        return number
-    if id_schema.get("format") == "uuid":
-        return str(values.generate(id_schema, random.Random(f"{role.collection}:{number}"), "id"))
-    return f"{singular(role.collection)[:3]}_{number}"
-
-
-def _item_schema(step: Step, role: ToolRole) -> JSONDict | None:
-    out = step.tool.output_schema
-    if not out:
-        return None
-    props = out.get("properties") or {}
-    if role.items_field and isinstance(props.get(role.items_field), dict):
-        items = props[role.items_field].get("items")
-        if isinstance(items, dict):
-            return items
-    wrapped = props.get(singular(role.collection))
-    if isinstance(wrapped, dict) and wrapped.get("type") == "object":
-        return wrapped
-    return out
 
 
 def conform(value: Any, schema: Any, rng: random.Random, name: str = "") -> Any:
@@ -115,7 +155,8 @@ def conform(value: Any, schema: Any, rng: random.Random, name: str = "") -> Any:
     if isinstance(kind, list):
         if value is None and "null" in kind:
             return None
-        kind = next((k for k in kind if k != "null"), None)
+        kind = next((k for k in kind if k != "null" and _type_ok(value, k)), None) or next(
+            (k for k in kind if k != "null"), None)
     if kind == "object" or (kind is None and "properties" in schema):
         if not isinstance(value, dict):
             return values.generate(schema, rng, name)
@@ -136,73 +177,187 @@ def conform(value: Any, schema: Any, rng: random.Random, name: str = "") -> Any:
         return [conform(v, schema.get("items", {}), rng, name) for v in value]
     if schema.get("enum") and value not in schema["enum"]:
         return values.generate(schema, rng, name)
-    expected = {"string": str, "integer": int, "number": (int, float), "boolean": bool}.get(kind or "")
-    if expected and (not isinstance(value, expected) or (kind != "boolean" and isinstance(value, bool))):
+    if kind and not _type_ok(value, kind):
         return values.generate(schema, rng, name)
     return value
 
 
-def _render(step: Step, role: ToolRole, body: Any, *, single: JSONDict | None = None) -> Any:
-    """Shape the answer like the tool's outputSchema (or keep it as JSON for text tools)."""
+def _type_ok(value: Any, kind: str) -> bool:
+    expected = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "null": type(None),
+                "object": dict, "array": list}.get(kind)
+    if expected is None:
+        return True
+    if kind != "boolean" and isinstance(value, bool):
+        return False
+    return isinstance(value, expected)
+
+
+def structured_text(step: Step, text: str, *, is_error: bool = False, effects: list[Effect] | None = None) -> Prediction:
+    """A text answer; for a tool whose outputSchema is ``{content: string}`` (filesystem style), also structured."""
+    out = step.tool.output_schema
+    if is_error or not out:
+        return Prediction(text, is_error=is_error, effects=effects if effects is not None else [])
+    props = out.get("properties") or {}
+    text_prop = next((p for p in ("content", "text", "result", "message", "output") if
+                      isinstance(props.get(p), dict) and props[p].get("type") == "string"), None)
+    body: JSONDict = {text_prop: text} if text_prop else {}
+    if "success" in props:
+        body["success"] = True
+    return Prediction(conform(body, out, step.rng), effects=effects or [], text=text)
+
+
+# -- record style: REST-like entities with ids ------------------------------------------------------
+
+
+def _render_entity(step: Step, role: ToolRole, entity: JSONDict) -> Any:
     out = step.tool.output_schema
     if not out:
-        if single is not None and role.collection == "files" and role.kind == "read" and "content" in single:
-            return str(single["content"])
-        return body
-    props = out.get("properties") or {}
-    if isinstance(body, list):
-        base: JSONDict = {role.items_field or "items": body}
-    elif isinstance(body, dict):
-        wrapper = singular(role.collection)
-        base = {wrapper: body} if wrapper in props and wrapper not in body else dict(body)
-    else:
-        base = {"result": body}
-    for count in ("total", "total_count", "count", "totalCount"):
-        if count in props and isinstance(body, list):
-            base[count] = len(body)
-    if "success" in props:
+        return entity
+    base: JSONDict = {role.wrapper: entity} if role.wrapper else dict(entity)
+    if "success" in (out.get("properties") or {}):
         base.setdefault("success", True)
     return conform(base, out, step.rng)
 
 
-# -- roles -----------------------------------------------------------------------
+def _render_list(step: Step, role: ToolRole, items: list[JSONDict]) -> Any:
+    out = step.tool.output_schema
+    if not out:
+        return items
+    base: JSONDict = {role.items_field or "items": items}
+    for count in role.count_fields:
+        base[count] = len(items)
+    return conform(base, out, step.rng)
+
+
+def _new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0) -> Any:
+    """A fresh identifier of the type the schema gives (``4``, ``"iss_4"``, a UUID)."""
+    number = step.episode.ledger.next_number(role.collection) + offset
+    key_schema = ((schema or {}).get("properties") or {}).get(role.key_field) or {}
+    kinds = key_schema.get("type") if isinstance(key_schema.get("type"), list) else [key_schema.get("type")]
+    if "integer" in kinds or "number" in kinds:
+        return number
+    if key_schema.get("format") == "uuid" or role.key_field == "uuid":
+        return str(values.generate({"type": "string", "format": "uuid"},
+                                   random.Random(f"{step.episode.seed}:{role.collection}:{number}"), "uuid"))
+    if key_schema.get("pattern") or key_schema.get("enum"):
+        return values.generate(key_schema, step.rng, role.key_field)
+    return f"{singular(role.collection)[:3]}_{number}"
+
+
+def _missing_reference(step: Step, role: ToolRole) -> Prediction | None:
+    """``add_comment(issue_id=999)`` fails like the service when issue 999 is known not to exist."""
+    ledger = step.episode.ledger
+    for arg in role.foreign_keys:
+        value = step.arguments.get(arg)
+        if not isinstance(value, (str, int)) or isinstance(value, bool):
+            continue
+        from ..roles import _id_stem
+
+        stem = _id_stem(arg)
+        if stem is None:
+            continue
+        target = collection_name(stem)
+        if target in ledger.collections() and ledger.get(target, value) is None:
+            from dataclasses import replace
+
+            return not_found(step, replace(role, collection=target, style="record"), str(value))
+    return None
+
+
+def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | None,
+                offset: int = 0) -> tuple[str, JSONDict] | Prediction:
+    """The key and stored fields of an entity created from ``given`` (arguments, or one batch item)."""
+    ledger = step.episode.ledger
+    fields = {k: copy.deepcopy(v) for k, v in given.items() if v is not None and k != role.batch_arg}
+    props = (schema or {}).get("properties") or {}
+    for prop, sub in (step.tool.input_schema.get("properties") or {}).items():
+        wanted = prop in props or not props
+        if wanted and prop not in fields and isinstance(sub, dict) and "default" in sub:
+            fields[prop] = copy.deepcopy(sub["default"])
+    key_value = next((given[a] for a in role.key_args if _scalar(given.get(a))), None)
+    if key_value is None and _scalar(given.get(role.key_field)):
+        key_value = given[role.key_field]
+    if key_value is not None:
+        key = normalise_key(role.style, key_value)
+        if ledger.get(role.collection, key) is not None:
+            return error(f"{role.noun} {key} already exists")
+        fields.setdefault(role.key_field, key_value)
+    else:
+        fields = {role.key_field: _new_key(step, role, schema, offset), **fields}
+        key = str(fields[role.key_field])
+    for name in _CREATED_FIELDS + _UPDATED_FIELDS:
+        if name in props and name not in fields:
+            fields[name] = now_iso(step.turn)
+    _like_siblings(step, role, fields, key, schema)
+    return key, fill(fields, schema, step.rng, step.turn)
+
+
+def _like_siblings(step: Step, role: ToolRole, fields: JSONDict, key: str, schema: JSONDict | None) -> None:
+    """Required fields that embed the key in existing entities do so in the new one too.
+
+    Seed issue 1 has ``url: https://tracker.acme.test/rocket/issues/1``, so issue 4 gets
+    ``.../issues/4`` rather than an invented address.
+    """
+    required = (schema or {}).get("required") or ()
+    missing = [name for name in required if name not in fields]
+    if not missing:
+        return
+    siblings = step.episode.ledger.items(role.collection)
+    if not siblings:
+        return
+    last = siblings[-1]
+    for name in missing:
+        value = last.fields.get(name)
+        if isinstance(value, str) and value.endswith("/" + last.key):
+            fields[name] = value[: -len(last.key)] + key
+
+
+def _scalar(value: Any) -> bool:
+    return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 
 def _create(step: Step, role: ToolRole) -> Prediction:
-    ledger = step.episode.ledger
-    if role.batch_arg and isinstance(step.arguments.get(role.batch_arg), list):
-        created, effects = [], []
-        for item in step.arguments[role.batch_arg]:
+    problem = _missing_reference(step, role)
+    if problem is not None:
+        return problem
+    schema = item_schema(step, role)
+    batch = step.arguments.get(role.batch_arg) if role.batch_arg else None
+    if isinstance(batch, list):
+        created, effects, keys = [], [], set()
+        for item in batch:
             if not isinstance(item, dict):
                 continue
-            ident = _identity(item)
-            if ident and ledger.get(role.collection, ident):
-                continue  # already there: batch creates skip existing names, as upserts do
-            fields = copy.deepcopy(item)
-            if ident is None:
-                fields = {"id": _new_id(role, ledger.next_number(role.collection), None), **fields}
-                ident = str(fields["id"])
-            effects.append(Effect("create", role.collection, ident, fields))
-            created.append(fields)
-        return Prediction(_render(step, role, created), effects=effects)
-    key = _key_arg(step, role)
-    fields = _entity_fields(step, role, key[0] if key else None)
-    ident = key[1] if key else _identity(fields) or str(len(ledger.items(role.collection)) + 1)
-    return Prediction(_render(step, role, fields, single=fields), effects=[Effect("create", role.collection, ident, fields)])
-
-
-def _identity(fields: JSONDict) -> str | None:
-    from ..ledger import identity
-
-    found = identity(fields)
-    return found[1] if found else None
+            made = _new_entity(step, role, item, schema, offset=len(effects))
+            if isinstance(made, Prediction):
+                return made
+            key, entity = made
+            if key in keys:
+                return error(f"{role.noun} {key} appears twice in {role.batch_arg}")
+            keys.add(key)
+            effects.append(Effect("create", role.collection, key, entity))
+            created.append(entity)
+        return Prediction(_render_list(step, role, created), effects=effects)
+    made = _new_entity(step, role, step.arguments, schema)
+    if isinstance(made, Prediction):
+        return made
+    key, entity = made
+    return Prediction(_render_entity(step, role, entity), effects=[Effect("create", role.collection, key, entity)])
 
 
 def _target(step: Step, role: ToolRole) -> tuple[str | None, Entity | None]:
-    key = _key_arg(step, role)
+    key = role.key_of(step.arguments)
     if key is None:
         return None, None
-    return key[1], step.episode.ledger.get(role.collection, key[1])
+    return key, step.episode.ledger.get(role.collection, key)
+
+
+def _filled(step: Step, role: ToolRole, entity: Entity) -> tuple[JSONDict, list[Effect]]:
+    """The entity as the output schema needs it; fields it had to invent are kept (same answer next time)."""
+    fields = copy.deepcopy(entity.fields)
+    schema = item_schema(step, role)
+    full = fill(fields, schema, step.rng, entity.created_turn or 0) if schema else fields
+    added = {k: v for k, v in full.items() if k not in fields}
+    return full, ([Effect("observe", role.collection, entity.key, added)] if added else [])
 
 
 def _read(step: Step, role: ToolRole) -> Prediction:
@@ -210,8 +365,9 @@ def _read(step: Step, role: ToolRole) -> Prediction:
     if key is None:
         return _list(step, role)
     if entity is None:
-        return _not_found(step, role, key)
-    return Prediction(_render(step, role, copy.deepcopy(entity.fields), single=entity.fields), effects=[])
+        return not_found(step, role, key)
+    fields, effects = _filled(step, role, entity)
+    return Prediction(_render_entity(step, role, fields), effects=effects)
 
 
 def _update(step: Step, role: ToolRole) -> Prediction:
@@ -219,56 +375,126 @@ def _update(step: Step, role: ToolRole) -> Prediction:
     if key is None:
         return _action(step, role)
     if entity is None:
-        return _not_found(step, role, key)
-    changes = {k: copy.deepcopy(v) for k, v in step.arguments.items() if k not in role.key_args}
+        return not_found(step, role, key)
+    skip = set(role.key_args)
+    changes = {k: copy.deepcopy(v) for k, v in step.arguments.items() if k not in skip and v is not None}
+    for name, value in role.sets.items():
+        changes.setdefault(name, value)
+    schema = item_schema(step, role)
+    props = (schema or {}).get("properties") or {}
+    for name in _UPDATED_FIELDS:
+        if name in props or name in entity.fields:
+            changes[name] = now_iso(step.turn)
     merged = {**entity.fields, **changes}
-    return Prediction(_render(step, role, merged, single=merged), effects=[Effect("update", role.collection, key, changes)])
+    full = fill(merged, schema, step.rng, step.turn) if schema else merged
+    changes.update({k: v for k, v in full.items() if k not in merged})
+    return Prediction(_render_entity(step, role, full), effects=[Effect("update", role.collection, key, changes)])
 
 
 def _delete(step: Step, role: ToolRole) -> Prediction:
-    key, entity = _target(step, role)
-    if key is None:
-        return _action(step, role)
-    if entity is None:
-        return _not_found(step, role, key)
-    body = {"success": True, "deleted": True, "id": entity.fields.get("id", key)}
-    text_body: Any = body if step.tool.output_schema else f"Successfully deleted {key}"
-    rendered = _render(step, role, text_body)
-    return Prediction(rendered, effects=[Effect("delete", role.collection, key)])
+    ledger = step.episode.ledger
+    keys_arg = role.batch_arg if role.batch_arg and isinstance(step.arguments.get(role.batch_arg), list) else None
+    if keys_arg:
+        keys = [str(k) for k in step.arguments[keys_arg]]
+    else:
+        key = role.key_of(step.arguments)
+        if key is None:
+            return _action(step, role)
+        keys = [key]
+    entities = []
+    for key in keys:
+        entity = ledger.get(role.collection, key)
+        if entity is None:
+            return not_found(step, role, key)
+        entities.append(entity)
+    effects = [Effect("delete", role.collection, e.key) for e in entities]
+    message = f"{role.noun} {', '.join(keys)} deleted"
+    out = step.tool.output_schema
+    if not out:
+        return Prediction(message, effects=effects)
+    props = out.get("properties") or {}
+    body: JSONDict = {}
+    for name, sub in props.items():
+        kind = sub.get("type") if isinstance(sub, dict) else None
+        if name in ("deleted", "success", "ok") and kind == "boolean":
+            body[name] = True
+        elif name in ("message", "status", "result") and kind == "string":
+            body[name] = message if name != "status" else "deleted"
+        elif name in (role.key_field, "id") and len(entities) == 1 and name in entities[0].fields:
+            body[name] = entities[0].fields[name]
+        elif name in role.count_fields or name in ("deleted_count", "deletedCount"):
+            body[name] = len(entities)
+    return Prediction(conform(body, out, step.rng), effects=effects)
 
 
 def _move(step: Step, role: ToolRole) -> Prediction:
     args = step.arguments
-    source = next((str(args[k]) for k in ("source", "from", "src", "old_path", "path") if k in args), None)
-    dest = next((str(args[k]) for k in ("destination", "to", "dest", "new_path", "target") if k in args), None)
-    if source is None or dest is None:
+    source = role.key_of(args)
+    dest_arg = next((k for k in ("destination", "to", "dest", "new_name", "new_id", "new_key", "target") if k in args),
+                    None)
+    if source is None or dest_arg is None:
         return _action(step, role)
     entity = step.episode.ledger.get(role.collection, source)
     if entity is None:
-        return _not_found(step, role, source)
-    moved = {**entity.fields}
-    for field in ("path", "name", "id"):
-        if moved.get(field) == source:
-            moved[field] = dest
-    body = f"Successfully moved {source} to {dest}" if not step.tool.output_schema else moved
-    return Prediction(_render(step, role, body), effects=[Effect("move", role.collection, source, moved, new_key=dest)])
+        return not_found(step, role, source)
+    dest = str(args[dest_arg])
+    if step.episode.ledger.get(role.collection, dest) is not None:
+        return error(f"{role.noun} {dest} already exists")
+    moved = {**entity.fields, role.key_field: args[dest_arg]}
+    body = _render_entity(step, role, moved) if step.tool.output_schema else f"{role.noun} {source} renamed to {dest}"
+    return Prediction(body, effects=[Effect("move", role.collection, source, moved, new_key=dest)])
 
 
 def _list(step: Step, role: ToolRole) -> Prediction:
-    items = [copy.deepcopy(e.fields) for e in step.episode.ledger.items(role.collection)]
-    items = [item for item in items if _matches(item, step.arguments, role)]
-    return Prediction(_render(step, role, items), effects=[])
+    if not step.tool.output_schema and role.collection not in step.episode.ledger.collections():
+        return _action(step, role)  # "get-resource-links" on a world that never heard of links: just answer
+    schema = item_schema(step, role)
+    items, effects = [], []
+    for entity in step.episode.ledger.items(role.collection):
+        if not matches(entity.fields, step.arguments, role, schema):
+            continue
+        fields, filled = _filled(step, role, entity)
+        items.append(fields)
+        effects += filled
+    return Prediction(_render_list(step, role, items), effects=effects)
 
 
-def _matches(item: JSONDict, arguments: JSONDict, role: ToolRole) -> bool:
-    for name, wanted in arguments.items():
-        if name in ("query", "q", "search", "text", "keyword"):
-            haystack = " ".join(str(v) for v in item.values()).lower()
-            if str(wanted).lower() not in haystack:
+def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDict | None = None) -> bool:
+    """Whether ``item`` passes the call's filters: field equality where the field is known, text search."""
+    known = set(((schema or {}).get("properties") or {}))
+    for name in role.filters:
+        wanted = arguments.get(name)
+        if wanted is None or isinstance(wanted, (dict, list)):
+            continue
+        if name in item:
+            if not _equal(item[name], wanted):
                 return False
-        elif name in item and not isinstance(wanted, (dict, list)) and item[name] != wanted:
+        elif name in known:
+            return False
+    if role.query_arg and arguments.get(role.query_arg) not in (None, ""):
+        needle = str(arguments[role.query_arg]).casefold()
+        if needle not in _haystack(item):
             return False
     return True
+
+
+def _equal(have: Any, wanted: Any) -> bool:
+    if isinstance(have, list):
+        return any(_equal(h, wanted) for h in have)
+    if isinstance(have, dict):
+        found = identity(have)
+        return found is not None and found[1].casefold() == str(wanted).casefold()
+    if isinstance(have, bool) or isinstance(wanted, bool):
+        return have == wanted
+    return str(have).casefold() == str(wanted).casefold()
+
+
+def _haystack(value: Any) -> str:
+    if isinstance(value, dict):
+        return " ".join(_haystack(v) for v in value.values())
+    if isinstance(value, list):
+        return " ".join(_haystack(v) for v in value)
+    return str(value).casefold() if isinstance(value, str) else ""
 
 
 def _action(step: Step, role: ToolRole) -> Prediction:
@@ -283,3 +509,5 @@ _HANDLERS = {
     "create": _create, "read": _read, "list": _list, "search": _list,
     "update": _update, "delete": _delete, "move": _move, "action": _action,
 }
+
+__all__ = ["SchemaWorldModel", "predict", "conform", "dump_json", "matches", "clock", "now_iso"]
