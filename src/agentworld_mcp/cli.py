@@ -47,6 +47,9 @@ def _sim_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed for generated values and perturbations (default: 0)")
     p.add_argument("--episode", default=None, help="episode id: an isolated world instance (default: the shared world)")
     cli_episodes.add_sim_args(p)
+    p.add_argument("--perturb", default=None, metavar="NAME|FILE",
+                   help="perturbation policy replacing the world file's: a preset (flaky-network, rate-limited, "
+                   "paginated, chaos, none), a .yaml/.json policy file, or inline JSON (see docs/perturbations.md)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -119,7 +122,13 @@ def main(argv: list[str] | None = None) -> int:
 
 def make_simulator(world: World, args: argparse.Namespace) -> Simulator:
     seed = args.seed if args.seed is not None else int(world.backend.get("seed", 0))
-    return Simulator(world, seed=seed, backend=make_cli_backend(world, args), **cli_episodes.simulator_options(args))
+    perturber = None
+    if getattr(args, "perturb", None) is not None:
+        from .perturb import load_policy_arg, perturber_for
+
+        perturber = perturber_for(world, load_policy_arg(args.perturb))
+    return Simulator(world, seed=seed, backend=make_cli_backend(world, args), perturber=perturber,
+                     **cli_episodes.simulator_options(args))
 
 
 def _backend_args(p: argparse.ArgumentParser) -> None:

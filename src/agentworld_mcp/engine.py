@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from .backends.base import Prediction, Step, WorldModel
 from .catalog import Catalog, ToolSpec
 from .episode import DEFAULT_EPISODE, Episode, Turn
-from .errors import SimulatorError, UnknownToolError
+from .errors import InjectedFault, SimulatorError, UnknownToolError
 from .ledger import Effect
 from .result import SIMULATOR_ERROR_META, ToolResult, dump_json
 from .store import EpisodeStore, open_store
@@ -82,7 +82,11 @@ class Simulator:
         self.backend: WorldModel = backend or SchemaWorldModel()
         self.seed = seed
         self.store: EpisodeStore = open_store(store, world)  # a path means a SQLite state file
-        self.perturber: Perturber = perturber or _NoPerturbations()
+        if perturber is None:  # the world file's policy; per-episode/per-call overrides need it too
+            from .perturb import perturber_for
+
+            perturber = perturber_for(world)
+        self.perturber: Perturber = perturber
         self.recorders: list[Recorder] = list(recorders or [])
         self.stats = Stats()
 
@@ -110,12 +114,16 @@ class Simulator:
             index = ep.next_turn
             fired: list[JSONDict] = []
             info: JSONDict = {}
+            fault: InjectedFault | None = None
             problems = spec.argument_problems(arguments)
             if problems:
                 result = _invalid_arguments(spec, problems)
             else:
                 step = Step(self.world, spec, arguments, ep, index, ep.rng(index, tool))
-                result = await self.perturber.before(step, fired, perturb)
+                try:
+                    result = await self.perturber.before(step, fired, perturb)
+                except InjectedFault as exc:  # recorded now, delivered outside the episode lock
+                    fault, result = exc, exc.result  # type: ignore[assignment]
                 if result is None:
                     result = await self._predict(step, info)
                     result = self.perturber.after(step, result, fired)
@@ -127,6 +135,8 @@ class Simulator:
             for recorder in self.recorders:
                 recorder.record(self.world, ep, turn)
         self._count(result, fired, info)
+        if fault is not None:
+            return await fault.deliver()  # type: ignore[return-value]
         return result
 
     async def _predict(self, step: Step, info: JSONDict) -> ToolResult:

@@ -113,3 +113,59 @@ class SimulatorFailedError(AgentWorldError):
         self.tool = tool
         self.kind = kind
         super().__init__(f"simulating {tool!r} failed ({kind}): {message}")
+
+
+class PerturbationPolicyError(ConfigError):
+    """A perturbation policy (world file, ``--perturb``, episode or call override) is invalid."""
+
+    def __init__(self, source: str, problems: list[str]) -> None:
+        self.source = source
+        self.problems = problems
+        lines = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(
+            f"invalid perturbation policy ({source}):\n{lines}\n"
+            "A policy is a preset name (flaky-network, rate-limited, paginated, chaos), a list of rules or a "
+            "mapping with 'rules'; see docs/perturbations.md."
+        )
+
+
+class InjectedFault(AgentWorldError):
+    """A perturbation that is not a tool result (a protocol error, a hang).
+
+    Raised by the perturbation stage; the engine records the turn, leaves the episode, then
+    calls :meth:`deliver`, so a hung call never holds the episode up.
+    """
+
+    #: What the turn records (a ``ToolResult``).
+    result: object = None
+
+    async def deliver(self) -> object:
+        raise self
+
+
+class InjectedProtocolError(InjectedFault):
+    """An injected JSON-RPC error: the MCP server answers the request with ``code``/``message``."""
+
+    def __init__(self, code: int, message: str) -> None:
+        from .result import ToolResult
+
+        self.code = code
+        self.message = message
+        super().__init__(f"injected JSON-RPC error {code}: {message}")
+        self.result = ToolResult.from_text(
+            f"JSON-RPC error {code}: {message}", is_error=True, meta={"agentworld/protocol_error": code})
+
+
+class InjectedHang(InjectedFault):
+    """An injected hang: no answer for ``seconds`` (longer than a client's timeout), then ``result``."""
+
+    def __init__(self, seconds: float, result: object) -> None:
+        self.seconds = seconds
+        self.result = result
+        super().__init__(f"injected hang of {seconds}s")
+
+    async def deliver(self) -> object:
+        import asyncio
+
+        await asyncio.sleep(self.seconds)
+        return self.result

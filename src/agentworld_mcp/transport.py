@@ -36,7 +36,7 @@ from pydantic import BaseModel, RootModel
 
 from . import __version__
 from .engine import Simulator
-from .errors import UnknownToolError
+from .errors import InjectedProtocolError, UnknownToolError
 
 log = logging.getLogger("agentworld_mcp.server")
 JSONDict = dict[str, Any]
@@ -77,6 +77,8 @@ def build_server(sim: Simulator, *, default_episode: str | None = None) -> Serve
             result = await sim.call(params.name, params.arguments or {}, episode=episode, perturb=meta.get(META_PERTURB))
         except UnknownToolError as exc:
             raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=str(exc))) from None
+        except InjectedProtocolError as exc:  # a perturbation asked for a JSON-RPC error
+            raise McpError(types.ErrorData(code=exc.code, message=exc.message)) from None
         return types.ServerResult(types.CallToolResult.model_validate(result.to_dict()))
 
     server.request_handlers[types.ListToolsRequest] = list_tools
