@@ -335,10 +335,10 @@ def _counters_of(ledger: Ledger) -> JSONDict:
     return dict(private) if isinstance(private, dict) else dict(ledger.to_dict().get("counters", {}))
 
 
-def _ledger_touched(ledger: Ledger) -> set[tuple[str, str]]:
-    """Slots the ledger stored on its own (nested entities); the effects' slots are on the episode."""
+def _ledger_touched(ledger: Ledger) -> dict[tuple[str, str], None]:
+    """Slots the ledger stored (created, re-created, nested entities), in the order it stored them."""
     touched = getattr(ledger, "touched", None)
-    return touched if isinstance(touched, set) else set()
+    return touched if isinstance(touched, dict) else {}
 
 
 def _dumps(value: Any) -> str:
@@ -505,8 +505,8 @@ class SqliteStore:
         new_turns = list(episode.turns) if full else _tail(episode.turns, slot.saved_turns)
         state_json = _dumps(episode.state)
         counters_json = _dumps(_counters_of(episode.ledger))
-        touched = episode.touched | _ledger_touched(episode.ledger)
-        if not (full or new_turns or touched or state_json != slot.state_json
+        stored = list(_ledger_touched(episode.ledger))
+        if not (full or new_turns or stored or episode.touched or state_json != slot.state_json
                 or counters_json != slot.counters_json):
             return
         version = secrets.randbits(62)
@@ -522,7 +522,7 @@ class SqliteStore:
             if full:
                 next_seq = self._write_all(episode)
             else:
-                next_seq = self._write_touched(episode, touched, {t.index for t in new_turns}, next_seq)
+                next_seq = self._write_touched(episode, stored, slot.saved_turns, next_seq)
             self._conn.executemany(
                 "INSERT INTO turns (episode, idx, data) VALUES (?, ?, ?)",
                 [(episode.id, t.index, _dumps(t.to_dict())) for t in new_turns],
@@ -550,16 +550,22 @@ class SqliteStore:
         )
         return len(entities)
 
-    def _write_touched(self, episode: Episode, touched: set[tuple[str, str]], new_turns: set[int], next_seq: int) -> int:
-        for collection, key in sorted(touched):
+    def _write_touched(self, episode: Episode, stored: list[tuple[str, str]], saved_turns: int, next_seq: int) -> int:
+        """Write the slots the ledger stored (in its order) and the ones the call's effects changed."""
+        ordered = stored + sorted(episode.touched.difference(stored))
+        restored = set(stored)
+        for collection, key in ordered:
             entity = episode.ledger.get(collection, key, include_deleted=True)
             if entity is None:
                 self._conn.execute("DELETE FROM entities WHERE episode=? AND collection=? AND key=?",
                                    (episode.id, collection, key))
                 continue
             data = entity.to_dict()
-            # An entity (re)created by this turn moves to the end of its collection, as in the ledger.
-            reorder = "seq=excluded.seq, " if data.get("created_turn") in new_turns else ""
+            # An entity the ledger stored again moves to the end of its collection, as in the ledger
+            # (ledgers without ``touched``: an entity created since the last save).
+            created = data.get("created_turn")
+            moved = (collection, key) in restored or (not stored and isinstance(created, int) and created > saved_turns)
+            reorder = "seq=excluded.seq, " if moved else ""
             self._conn.execute(
                 "INSERT INTO entities (episode, collection, key, seq, status, data) VALUES (?, ?, ?, ?, ?, ?)"
                 f" ON CONFLICT (episode, collection, key) DO UPDATE SET {reorder}"
