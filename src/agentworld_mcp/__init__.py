@@ -19,6 +19,7 @@ from .errors import (  # noqa: E402
     CassetteMissError,
     ConfigError,
     EpisodeNotFoundError,
+    StateFileError,
     InvalidObservationError,
     MissingExtraError,
     ModelEndpointError,
@@ -27,7 +28,9 @@ from .errors import (  # noqa: E402
     WorldFileError,
 )
 from .ledger import Effect, Entity, Ledger  # noqa: E402
+from .record import TrajectoryRecorder  # noqa: E402
 from .result import ToolResult  # noqa: E402
+from .store import MemoryStore, SqliteStore  # noqa: E402
 from .world import World, load_world, load_world_data  # noqa: E402
 
 __all__ = [
@@ -36,4 +39,5 @@ __all__ = [
     "EpisodeNotFoundError", "InvalidObservationError", "Ledger", "MissingExtraError", "ModelEndpointError",
     "Prediction", "SchemaWorldModel", "Simulator", "SimulatorError", "Stats", "Step", "ToolResult", "Turn",
     "UnknownToolError", "World", "WorldFileError", "WorldModel", "load_world", "load_world_data",
+    "MemoryStore", "SqliteStore", "StateFileError", "TrajectoryRecorder",
 ]
