@@ -92,7 +92,9 @@ def error_text(kind: str, spec: ToolSpec, arguments: JSONDict, rule: Rule, style
         "server_error": (status or 500, f"an unexpected error occurred (request id {request_id})"),
         "not_found": (404, f"{subject} does not exist" if target else "the requested resource was not found"),
         "permission_denied": (403, f"you do not have permission to {verb} {subject}"),
-        "conflict": (409, f"{subject} was modified by another request; fetch the latest version and retry"),
+        "conflict": (409, f"{noun} already exists or is being created by another request; retry later"
+                     if role.kind == "create" and not target else
+                     f"{subject} was modified by another request; fetch the latest version and retry"),
         "validation": (422, f"validation failed: {_field(arguments, rng) or 'request'}: is invalid"),
     }
     code, detail = messages[kind]
