@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from .errors import MissingExtraError
@@ -41,14 +40,13 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
     raise MissingExtraError("agentworld_mcp.langgraph", "langgraph", exc.name or "langchain-core") from exc
 
-import yaml
-
 from ._blocking import run_blocking
 from .backends.base import WorldModel
 from .engine import Simulator
-from .errors import ConfigError, SimulatorFailedError, WorldFileError
+from .errors import ConfigError, SimulatorFailedError
 from .result import SIMULATOR_ERROR_META, ToolResult
-from .world import World, load_world, load_world_data
+from .toolworld import Overlay, world_from_definitions
+from .world import World, load_world
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -89,62 +87,19 @@ def make_simulator(
     return Simulator(world, seed=seed, backend=backend)
 
 
-def world_from_tools(
-    tools: Iterable[BaseTool | JSONDict],
-    world: World | str | os.PathLike[str] | JSONDict | None = None,
-) -> World:
+def world_from_tools(tools: Iterable[BaseTool | JSONDict], world: Overlay = None) -> World:
     """A world whose catalog is ``tools`` (LangChain tools or MCP tool dicts).
 
-    ``world`` (a world file, or its data) adds what tools cannot say: scenario, seed state,
-    demonstrations, perturbations, backend. It may leave ``tools`` out; a tool it does list
-    under the same name lends its ``outputSchema``, ``annotations`` and ``title``, while
-    name, description and ``inputSchema`` always come from ``tools``.
+    ``world`` (a world file, or its data) adds scenario, seed state, demonstrations,
+    perturbations and backend; see :func:`agentworld_mcp.toolworld.world_from_definitions`.
     """
-    catalog = [mcp_tool_definition(t) for t in tools]
-    if not catalog:
-        raise ConfigError("no tools given; pass the agent's LangChain tools (or MCP tool dicts)")
-    source, base_dir, data = "<tools>", None, {}
-    if isinstance(world, World):
-        data = world.model_dump(exclude={"source"}, by_alias=True, exclude_none=True)
-        source = world.source or source
-    elif isinstance(world, dict):
-        data = dict(world)
-    elif world is not None:
-        path = Path(world)
-        source, base_dir, data = str(path), path.parent, _read_overlay(path)
-    if data.get("tools"):
-        listed = load_world_data(data, source=source, base_dir=base_dir).tools
-        extra = {t["name"]: t for t in listed}
-        for tool in catalog:
-            for key in ("outputSchema", "annotations", "title"):
-                if key in extra.get(tool["name"], {}) and key not in tool:
-                    tool[key] = extra[tool["name"]][key]
-    data = {**data, "tools": catalog}
-    return load_world_data(data, source=source, base_dir=base_dir)
-
-
-def _read_overlay(path: Path) -> JSONDict:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise WorldFileError(str(path), ["file not found; pass the path of a .yaml or .json world file"]) from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise WorldFileError(str(path), [f"invalid YAML/JSON: {exc}"]) from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise WorldFileError(str(path), [f"the top level must be a mapping, not {type(data).__name__}"])
-    return data
+    return world_from_definitions([mcp_tool_definition(t) for t in tools], world)
 
 
 def mcp_tool_definition(tool: BaseTool | JSONDict) -> JSONDict:
     """An MCP tool definition (name, description, inputSchema) for a LangChain tool or MCP dict."""
     if isinstance(tool, dict):
-        if "name" not in tool:
-            raise ConfigError(f"tool definition without a 'name': {tool!r}")
-        return {"inputSchema": {"type": "object"}, **tool}
+        return tool
     if not isinstance(tool, BaseTool):
         raise ConfigError(
             f"cannot simulate {tool!r}: expected a LangChain BaseTool (e.g. made with @tool) or an MCP tool dict"
@@ -287,7 +242,8 @@ def simulated_tools(
 def simulate_tools(
     real_tools: Sequence[BaseTool],
     *,
-    world: World | str | os.PathLike[str] | JSONDict | None = None,
+    world: Overlay = None,
+    simulator: Simulator | None = None,
     episode: str | None = None,
     perturb: Any = None,
     seed: int | None = None,
@@ -297,10 +253,19 @@ def simulate_tools(
 
     The world is built from the tools themselves (see :func:`world_from_tools`); ``world``
     (a world file or data) may add a scenario, seed state, perturbations or a backend.
+    Or pass a ``simulator`` already built on such a world (the pytest plugin does).
     Bind the stand-ins to the model instead of the real tools; nothing else changes.
     """
     real = list(real_tools)
-    sim = make_simulator(world_from_tools(real, world), seed=seed, backend=backend)
+    if simulator is None:
+        sim = make_simulator(world_from_tools(real, world), seed=seed, backend=backend)
+    else:
+        if world is not None or seed is not None or backend is not None:
+            raise ConfigError("world=, seed= and backend= build a new simulator; leave them out with simulator=")
+        sim = simulator
+        missing = [t.name for t in real if sim.catalog.get(t.name) is None]
+        if missing:
+            raise ConfigError(f"the simulator's world {sim.world.name!r} has no tool {', '.join(map(repr, missing))}")
     out = []
     for tool in real:
         schema = arguments_schema(tool)
