@@ -45,6 +45,13 @@ class _Compiled:
         self.policy = policy
         self.rules = policy.all_rules()
         self._by_tool: dict[str, tuple[Rule, ...]] = {}
+        self._styles: dict[str, Any] = {}
+
+    def style_of(self, spec: ToolSpec) -> Any:
+        found = self._styles.get(spec.name)
+        if found is None:
+            found = self._styles[spec.name] = wording.style_of(spec, self.policy.style)
+        return found
 
     def rules_for(self, spec: ToolSpec) -> tuple[Rule, ...]:
         found = self._by_tool.get(spec.name)
@@ -86,8 +93,9 @@ class PolicyPerturber:
         self._replay_events(step, mine)
         if not rules:
             return None
-        style = wording.style_of(step.tool, compiled.policy.style)
-        decisions = [(rule, self._fires(rule, step, mine)) for rule in rules]
+        style = compiled.style_of(step.tool)
+        counts, fires_so_far = mine.setdefault("calls", {}), mine.get("fires") or {}
+        decisions = [(rule, self._fires(rule, step, counts, fires_so_far)) for rule in rules]
         delay = 0.0
         error: ToolResult | None = None
         for rule, fires in decisions:
@@ -186,10 +194,10 @@ class PolicyPerturber:
     def _rng(step: Step, rule: Rule, purpose: str) -> Any:
         return step.episode.rng("perturb", rule.key, purpose, step.turn)
 
-    def _fires(self, rule: Rule, step: Step, mine: JSONDict) -> bool:
-        counts = mine.setdefault("calls", {})
-        n = counts[rule.key] = counts.get(rule.key, 0) + 1
-        if rule.max_fires is not None and mine.get("fires", {}).get(rule.key, 0) >= rule.max_fires:
+    def _fires(self, rule: Rule, step: Step, counts: JSONDict, fires_so_far: JSONDict) -> bool:
+        key = rule.key
+        n = counts[key] = counts.get(key, 0) + 1
+        if rule.max_fires is not None and fires_so_far.get(key, 0) >= rule.max_fires:
             return False
         if rule.calls is not None and n not in rule.calls:
             return False

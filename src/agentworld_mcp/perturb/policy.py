@@ -16,6 +16,7 @@ Accepted shapes, everywhere a policy is accepted:
 from __future__ import annotations
 
 import fnmatch
+from functools import cached_property
 import hashlib
 import json
 from functools import lru_cache
@@ -109,7 +110,7 @@ class Rule(BaseModel):
             raise ValueError("'limit'/'window' quotas only apply to 'rate_limit' rules")
         return self
 
-    @property
+    @cached_property
     def key(self) -> str:
         """Stable id of the rule in episode state (counters, windows): its name, or a digest."""
         if self.name:
