@@ -186,16 +186,32 @@ def _load_catalog(ref: str, source: str, base_dir: Path | None) -> list[JSONDict
 
 
 def _schema_problems(data: JSONDict, source: str, text: str | None) -> list[str]:
-    errors = sorted(_world_validator().iter_errors(data), key=lambda e: list(e.absolute_path))
-    return [_describe(e.absolute_path, _best_message(e), source, text) for e in errors]
+    errors = [leaf for e in _world_validator().iter_errors(data) for leaf in _leaf_errors(e)]
+    errors.sort(key=lambda e: [(0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in e.absolute_path])
+    return list(dict.fromkeys(_describe(e.absolute_path, e.message, source, text) for e in errors))
 
 
-def _best_message(error: jsonschema.ValidationError) -> str:
-    # oneOf/anyOf errors say little; the deepest sub-error says what is actually wrong.
-    if error.context:
+def _leaf_errors(error: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
+    """The errors that say what is actually wrong, inside oneOf/anyOf.
+
+    ``tools`` is "a list of tools or a file name": for a list with one bad tool, the
+    useful error is ``tools[3].description: 42 is not of type 'string'``, not "this list
+    is not a string". Alternatives whose top-level type does not even match are dropped,
+    and the others are searched down to their deepest errors.
+    """
+    if not error.context:
+        return [error]
+    branches: dict[Any, list[jsonschema.ValidationError]] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0] if sub.relative_schema_path else None, []).append(sub)
+    applicable = [
+        errs for errs in branches.values()
+        if not any(e.validator == "type" and not e.relative_path for e in errs)
+    ]
+    if len(applicable) != 1:
         best = jsonschema.exceptions.best_match(error.context)
-        return best.message
-    return error.message
+        return [error] if best is None else [best] if not applicable else _leaf_errors(best)
+    return [leaf for sub in applicable[0] for leaf in _leaf_errors(sub)]
 
 
 def _tool_problems(tools: list[JSONDict], source: str, text: str | None) -> list[str]:
@@ -212,8 +228,9 @@ def _tool_problems(tools: list[JSONDict], source: str, text: str | None) -> list
             try:
                 jsonschema.validators.validator_for(schema).check_schema(schema)
             except jsonschema.SchemaError as exc:
-                path = ["tools", i, key, *exc.absolute_path]
-                problems.append(_describe(path, f"not a valid JSON Schema: {exc.message}", source, text))
+                leaf = _leaf_errors(exc)[0]
+                path = ["tools", i, key, *leaf.absolute_path]
+                problems.append(_describe(path, f"not a valid JSON Schema: {leaf.message}", source, text))
     return problems
 
 
@@ -234,6 +251,8 @@ def _line_of(text: str, path: list[Any]) -> int | None:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError:
         return None
+    if isinstance(node, yaml.SequenceNode) and path[:1] == ["tools"]:
+        path = path[1:]  # a bare list of tools: the file is the ``tools`` value
     for key in path:
         if isinstance(node, yaml.MappingNode) and isinstance(key, str):
             match = [v for k, v in node.value if getattr(k, "value", None) == key]
