@@ -47,6 +47,14 @@ def target(role: ToolRole, arguments: JSONDict, ledger: Ledger) -> Entity | None
     return None
 
 
+def deleted_target(tool: ToolSpec, arguments: JSONDict, ledger: Ledger) -> Entity | None:
+    """The deleted entity this read/update/delete/move names, if any: its only right answer is not found."""
+    if tool.role.kind not in ("read", "update", "delete", "move"):
+        return None
+    entity = target(tool.role, arguments, ledger)
+    return entity if entity is not None and not entity.alive else None
+
+
 def check(tool: ToolSpec, arguments: JSONDict, ledger: Ledger, observation: Any, is_error: bool) -> Checked:
     role = tool.role
     if is_error:

@@ -299,6 +299,8 @@ class LLMWorldModel:
         response = await self._complete(self._request(model, messages, tool), tool, step)
         info: JSONDict = {"model": model, "usage": [response.get("usage")], "reasked": False, "repairs": []}
         observation, is_error, problems = self._read(response, tool)
+        if problems and self.settings.guard and guard.deleted_target(tool, step.arguments, step.episode.ledger):
+            problems = []  # whatever the model meant, the guard answers not found below
         if problems and self.settings.reask:
             info["reasked"] = True
             retry = messages + [
