@@ -298,3 +298,18 @@ def test_loading_the_plugin_imports_no_langchain_or_model_client() -> None:
             "print([m for m in ('langchain_core', 'langgraph', 'openai') if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.replace("'", '"')) == []
+
+
+def test_marker_perturbations_reach_every_call(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(f"""
+        import pytest
+
+        @pytest.mark.agentworld(world={TRACKER!r}, perturb={{"kind": "timeout", "tools": "create_*", "calls": [1]}})
+        def test_first_create_times_out(agentworld):
+            first = agentworld.tool("create_issue").invoke(
+                {{"name": "create_issue", "args": {{"title": "x"}}, "id": "1", "type": "tool_call"}})
+            assert first.status == "error" and "Timeout" in first.content
+            assert not agentworld.call("create_issue", title="y").is_error
+            assert agentworld.calls[0].result.is_error
+    """)
+    run(pytester, "-q").assert_outcomes(passed=1)
