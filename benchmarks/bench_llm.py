@@ -98,6 +98,32 @@ async def throughput(url: str, episodes: int) -> dict:
             "ratio": round(calls / elapsed / ideal, 3), "simulator_errors": errors}
 
 
+async def bare_client(url: str, episodes: int) -> dict:
+    """The same load sent by the bare openai client (no simulator): the ceiling on this machine."""
+    import openai
+    from openai.types.chat import ChatCompletion
+
+    from agentworld_mcp.backends.prompt import build_messages
+    from agentworld_mcp.catalog import Catalog
+    from agentworld_mcp.ledger import Ledger
+
+    world = load_world(WORLD)
+    messages = build_messages(world, Catalog(world)["get_issue"], {"issue_id": 1}, 1, [], Ledger())
+    client = openai.AsyncOpenAI(base_url=url, api_key="EMPTY", max_retries=0, timeout=30)
+    body = {"model": "fake", "messages": messages}
+
+    async def episode() -> None:
+        for _ in CALLS:
+            await client.post("/chat/completions", body=body, cast_to=ChatCompletion)
+
+    await asyncio.gather(*(episode() for _ in range(4)))
+    started = time.perf_counter()
+    await asyncio.gather(*(episode() for _ in range(episodes)))
+    elapsed = time.perf_counter() - started
+    await client.close()
+    return {"episodes": episodes, "ratio": round(episodes * len(CALLS) / elapsed / (episodes / LATENCY), 3)}
+
+
 def _rendered(messages: list[dict]) -> str:
     return "".join(f"<|{m['role']}|>\n{m['content']}\n" for m in messages)
 
@@ -150,6 +176,8 @@ def main() -> int:
     url, proc = start_endpoint(LATENCY)
     try:
         report["throughput"] = [asyncio.run(throughput(url, n)) for n in args.episodes]
+        for row, n in zip(report["throughput"], args.episodes):
+            row["bare_client_ratio"] = asyncio.run(bare_client(url, n))["ratio"]
     finally:
         proc.terminate()
     url, proc = start_endpoint(0.0)
@@ -164,7 +192,8 @@ def main() -> int:
     for row in report["throughput"]:
         verdict = "ok" if row["ratio"] >= 0.9 else "BELOW 0.90"
         print(f"  {row['episodes']:>4} episodes: {row['calls_per_s']:>7} calls/s of ideal {row['ideal_calls_per_s']:>7}"
-              f"  ratio {row['ratio']:.3f} ({verdict}), simulator errors {row['simulator_errors']}")
+              f"  ratio {row['ratio']:.3f} ({verdict}), simulator errors {row['simulator_errors']};"
+              f" bare openai client on this machine: ratio {row['bare_client_ratio']:.3f}")
     print(f"(b) prompt tokens per call over a {args.turns}-turn episode (estimated at 3.5 chars/token)")
     for row in report["prompt_cost"]:
         label = f"compaction at {row['budget_tokens']} tokens" if row["budget_tokens"] else "no compaction"

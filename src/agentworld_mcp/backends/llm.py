@@ -188,12 +188,16 @@ class OpenAITransport:
         return self._model
 
     async def complete(self, request: JSONDict) -> JSONDict:
+        from openai.types.chat import ChatCompletion
+
         def send(endpoint: _Endpoint) -> Awaitable[Any]:
-            kwargs = dict(request)
-            extra = kwargs.pop("extra_body", None) or {}
+            body = dict(request)
+            body.update(body.pop("extra_body", None) or {})
             if not endpoint.structured:
-                kwargs.pop("response_format", None)
-            return endpoint.client.chat.completions.create(**kwargs, extra_body=extra or None)
+                body.pop("response_format", None)
+            # The low-level post skips the SDK's per-call type transform of the messages, which
+            # costs more CPU than everything else in a step (see benchmarks/bench_llm.py).
+            return endpoint.client.post("/chat/completions", body=body, cast_to=ChatCompletion)
 
         response = await self._call(send, "chat completion")
         choice = response.choices[0] if response.choices else None
