@@ -6,38 +6,62 @@ The public API::
 
     sim = Simulator(load_world("examples/worlds/issue-tracker.yaml"), seed=7)
     result = await sim.call("create_issue", {"title": "Crash on start"})
+
+Names are imported on first use (PEP 562): the pytest plugin is loaded into every pytest
+run of an environment where agentworld-mcp is installed, and must cost nothing there.
 """
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
-from .backends.base import Prediction, Step, WorldModel  # noqa: E402
-from .backends.schema import SchemaWorldModel  # noqa: E402
-from .engine import Simulator, Stats  # noqa: E402
-from .episode import DEFAULT_EPISODE, Episode, Turn  # noqa: E402
-from .errors import (  # noqa: E402
-    AgentWorldError,
-    CassetteMissError,
-    ConfigError,
-    EpisodeNotFoundError,
-    StateFileError,
-    InvalidObservationError,
-    MissingExtraError,
-    ModelEndpointError,
-    SimulatorError,
-    UnknownToolError,
-    WorldFileError,
-)
-from .ledger import Effect, Entity, Ledger  # noqa: E402
-from .record import TrajectoryRecorder  # noqa: E402
-from .result import ToolResult  # noqa: E402
-from .store import MemoryStore, SqliteStore  # noqa: E402
-from .world import World, load_world, load_world_data  # noqa: E402
+_EXPORTS: dict[str, str] = {
+    "Prediction": "backends.base", "Step": "backends.base", "WorldModel": "backends.base",
+    "SchemaWorldModel": "backends.schema",
+    "Simulator": "engine", "Stats": "engine",
+    "DEFAULT_EPISODE": "episode", "Episode": "episode", "Turn": "episode",
+    "AgentWorldError": "errors", "CassetteMissError": "errors", "ConfigError": "errors",
+    "EpisodeNotFoundError": "errors", "InvalidObservationError": "errors", "MissingExtraError": "errors",
+    "ModelEndpointError": "errors", "SimulatorError": "errors", "SimulatorFailedError": "errors",
+    "StateFileError": "errors", "UnknownToolError": "errors", "WorldFileError": "errors",
+    "Effect": "ledger", "Entity": "ledger", "Ledger": "ledger",
+    "TrajectoryRecorder": "record",
+    "ToolResult": "result",
+    "MemoryStore": "store", "SqliteStore": "store",
+    "World": "world", "load_world": "world", "load_world_data": "world",
+}
 
-__all__ = [
-    "__version__",
-    "AgentWorldError", "CassetteMissError", "ConfigError", "DEFAULT_EPISODE", "Effect", "Entity", "Episode",
-    "EpisodeNotFoundError", "InvalidObservationError", "Ledger", "MissingExtraError", "ModelEndpointError",
-    "Prediction", "SchemaWorldModel", "Simulator", "SimulatorError", "Stats", "Step", "ToolResult", "Turn",
-    "UnknownToolError", "World", "WorldFileError", "WorldModel", "load_world", "load_world_data",
-    "MemoryStore", "SqliteStore", "StateFileError", "TrajectoryRecorder",
-]
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentworld_mcp' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+if TYPE_CHECKING:
+    from .backends.base import Prediction, Step, WorldModel
+    from .backends.schema import SchemaWorldModel
+    from .engine import Simulator, Stats
+    from .episode import DEFAULT_EPISODE, Episode, Turn
+    from .errors import (
+        AgentWorldError, CassetteMissError, ConfigError, EpisodeNotFoundError, InvalidObservationError,
+        MissingExtraError, ModelEndpointError, SimulatorError, SimulatorFailedError, StateFileError,
+        UnknownToolError, WorldFileError,
+    )
+    from .ledger import Effect, Entity, Ledger
+    from .record import TrajectoryRecorder
+    from .result import ToolResult
+    from .store import MemoryStore, SqliteStore
+    from .world import World, load_world, load_world_data
