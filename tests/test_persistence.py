@@ -13,7 +13,6 @@ import os
 import signal
 import sqlite3
 import subprocess
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,59 +24,9 @@ from agentworld_mcp.ledger import Effect
 from agentworld_mcp.store import SqliteStore
 
 from .conftest import CLI, WORLDS, stdio_session
+from .scenarios import SCENARIOS, failures, run_scenario
 
 TRACKER = WORLDS / "issue-tracker.yaml"
-Call = Callable[[str, dict[str, Any]], Awaitable[Any]]
-
-
-async def tracker_scenario(call: Call) -> list[str]:
-    """create, read back, update, list, delete, read deleted: returns the checks that failed."""
-    failed: list[str] = []
-
-    def check(ok: bool, what: str) -> None:
-        if not ok:
-            failed.append(what)
-
-    created = await call("create_issue", {"title": "Login button misaligned", "priority": "high"})
-    issue = created.structuredContent
-    check(not created.isError and issue["title"] == "Login button misaligned", "create returns the issue")
-    read = await call("get_issue", {"issue_id": issue["id"]})
-    check(read.structuredContent == issue, "read returns exactly what create returned")
-    updated = await call("update_issue", {"issue_id": issue["id"], "status": "closed"})
-    check(updated.structuredContent["status"] == "closed", "update returns the change")
-    listed = await call("list_issues", {})
-    items = {i["id"]: i for i in listed.structuredContent["issues"]}
-    check(items.get(issue["id"], {}).get("status") == "closed", "list shows the update")
-    check(listed.structuredContent.get("total_count", len(items)) == len(items), "count agrees with the items")
-    deleted = await call("delete_issue", {"issue_id": issue["id"]})
-    check(not deleted.isError, "delete succeeds")
-    gone = await call("get_issue", {"issue_id": issue["id"]})
-    check(gone.isError and str(issue["id"]) in gone.content[0].text, "read after delete is not found")
-    again = await call("delete_issue", {"issue_id": issue["id"]})
-    check(again.isError, "second delete is not found")
-    after = await call("list_issues", {})
-    check(issue["id"] not in {i["id"] for i in after.structuredContent["issues"]}, "list omits the deleted issue")
-    seeded = await call("get_issue", {"issue_id": 1})
-    check(not seeded.isError and seeded.structuredContent["id"] == 1, "seed issue still readable")
-    return failed
-
-
-def process_per_call(state: Path, *extra: str) -> Call:
-    """A client that starts a fresh ``serve --state`` process for every call."""
-
-    async def call(tool: str, arguments: dict[str, Any]) -> Any:
-        async with stdio_session(str(TRACKER), "--state", str(state), *extra) as session:
-            return await session.call_tool(tool, arguments)
-
-    return call
-
-
-async def test_process_per_call_clients_see_one_consistent_world(tmp_path):
-    state = tmp_path / "state.db"
-    assert await tracker_scenario(process_per_call(state)) == []
-    with sqlite3.connect(state) as db:
-        assert db.execute("SELECT turn_count FROM episodes WHERE id='default'").fetchone() == (9,)
-        assert db.execute("SELECT count(*) FROM turns WHERE episode='default'").fetchone() == (9,)
 
 
 async def test_a_world_survives_a_server_restart(tmp_path):
@@ -221,3 +170,23 @@ def test_a_file_that_is_not_a_state_file_is_refused(tmp_path):
     junk.write_text("hello, not a database\n" * 100)
     with pytest.raises(StateFileError, match="not a usable agentworld-mcp state file"):
         SqliteStore(junk)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+async def test_consistency_scenarios_with_a_process_per_call(tmp_path, name):
+    """The consistency suite (tests/scenarios.py), each call in a fresh `serve --state` process."""
+    world, _ = SCENARIOS[name]
+    state = tmp_path / "state.db"
+    calls = 0
+
+    async def call(tool: str, arguments: dict[str, Any]) -> Any:
+        nonlocal calls
+        calls += 1
+        async with stdio_session(str(world), "--state", str(state)) as session:
+            return await session.call_tool(tool, arguments)
+
+    checks = await run_scenario(name, call)
+    assert checks and all(c.ok for c in checks), failures(checks)
+    with sqlite3.connect(state) as db:  # every call is one turn in the shared file
+        assert db.execute("SELECT turn_count FROM episodes WHERE id='default'").fetchone() == (calls,)
+        assert db.execute("SELECT count(*) FROM turns WHERE episode='default'").fetchone() == (calls,)
