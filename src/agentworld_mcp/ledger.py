@@ -96,8 +96,8 @@ class Ledger:
     def __init__(self) -> None:
         self._collections: dict[str, dict[str, Entity]] = {}
         self._counters: dict[str, int] = {}
-        #: Slots (collection, key) stored since a persistent store last drained this set.
-        self.touched: set[tuple[str, str]] = set()
+        #: Slots (collection, key) stored since a persistent store last drained them, in storing order.
+        self.touched: dict[tuple[str, str], None] = {}
 
     # -- reading -----------------------------------------------------------------
     def get(self, collection: str, key: Any, *, include_deleted: bool = False) -> Entity | None:
@@ -166,7 +166,8 @@ class Ledger:
         entities = self._collections.setdefault(entity.collection, {})
         entities.pop(entity.key, None)  # a re-created key starts afresh, at the end of the order
         entities[entity.key] = entity
-        self.touched.add((entity.collection, entity.key))
+        self.touched.pop((entity.collection, entity.key), None)
+        self.touched[(entity.collection, entity.key)] = None
         self._bump(entity.collection, entity.key)
 
     def _nested(self, fields: JSONDict, turn: int, depth: int) -> None:
