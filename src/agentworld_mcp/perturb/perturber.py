@@ -223,9 +223,11 @@ class PolicyPerturber:
 
     def _rate_limit(self, rule: Rule, fires: bool, step: Step, mine: JSONDict, style: str) -> tuple[ToolResult, JSONDict] | None:
         """429 while the rule's window is open; a firing (or an exhausted quota) opens one."""
-        now = time.time()
         windows: JSONDict = mine.setdefault("rate_limits", {})
         window = windows.get(rule.key) or {}
+        if not fires and rule.limit is None and not window:
+            return None  # the common case: not firing, no window open
+        now = time.time()
         until = window.get("until", 0.0)
         blocked = now < until
         if rule.limit is not None and rule.window is not None and not blocked:
@@ -281,8 +283,10 @@ class PolicyPerturber:
     # -- pagination: later pages -----------------------------------------------------------
 
     def _continuation(self, step: Step, rules: tuple[Rule, ...], mine: JSONDict, fired: list[JSONDict], style: str) -> ToolResult | None:
-        rule = next((r for r in rules if r.kind == "paginate"), None)
-        if rule is None:
+        for rule in rules:
+            if rule.kind == "paginate":
+                break
+        else:
             return None
         spec, args = step.tool, step.arguments
         conv = self._conv(spec)
