@@ -50,9 +50,23 @@ def is_error(result: Any) -> bool:
     return bool(result.isError if hasattr(result, "isError") else result.is_error)
 
 
-def text(result: Any) -> str:
+def raw_text(result: Any) -> str:
     blocks = result.content
     return "\n".join(b.text if hasattr(b, "text") else b.get("text", "") for b in blocks)
+
+
+def text(result: Any) -> str:
+    """What the tool says. A structured result's text block is its JSON (checked in ``ok``);
+    what it says is the one field it carries: ``{"content": "Successfully wrote to ..."}``
+    says that sentence, ``{"entities": [...]}`` says that list (as JSON), and
+    ``{"success": true, "message": "..."}`` says its message."""
+    value = structured(result)
+    if isinstance(value, dict) and len(value) == 1:
+        (inner,) = value.values()
+        return inner if isinstance(inner, str) else json.dumps(inner)
+    if isinstance(value, dict) and isinstance(value.get("message"), str):
+        return value["message"]
+    return raw_text(result)
 
 
 def structured(result: Any) -> Any:
@@ -73,6 +87,9 @@ class _Checks:
         """Call a tool that must succeed."""
         result = await self.call(tool, args)
         self.check(f"{name}: {tool} succeeds", not is_error(result), text(result))
+        if structured(result) is not None:
+            self.check(f"{name}: {tool}'s text is the JSON of its structured content",
+                       json.loads(raw_text(result)) == structured(result), raw_text(result))
         return result
 
     async def fails(self, name: str, tool: str, args: JSONDict, *needles: str) -> Any:

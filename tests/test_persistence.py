@@ -13,7 +13,6 @@ import os
 import signal
 import sqlite3
 import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -50,7 +50,7 @@ def __dir__() -> list[str]:
     return __all__
 
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time __getattr__ imports on first use
     from .backends.base import Prediction, Step, WorldModel
     from .backends.schema import SchemaWorldModel
     from .engine import Simulator, Stats

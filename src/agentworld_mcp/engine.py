@@ -156,7 +156,7 @@ class Simulator:
     def _to_result(self, spec: ToolSpec, prediction: Prediction) -> ToolResult | SimulatorError:
         observation = prediction.observation
         if prediction.is_error or spec.output_schema is None:
-            return ToolResult.from_json(observation, structured=False, is_error=prediction.is_error, text=prediction.text)
+            return ToolResult.from_json(observation, structured=False, is_error=prediction.is_error)
         problems = spec.output_problems(observation)
         if problems:  # the final guard: never return structuredContent that fails the schema
             from .errors import InvalidObservationError
@@ -165,7 +165,8 @@ class Simulator:
                 f"the world model's observation for {spec.name!r} does not match its outputSchema: {problems[0]}",
                 hint="check the backend's output or use a stronger world model",
             )
-        return ToolResult.from_json(observation, structured=True, text=prediction.text)
+        # The text block is the same JSON as structuredContent (MCP's compatibility rule; issue #2).
+        return ToolResult.from_json(observation, structured=True)
 
     def _infer_effects(self, step: Step, prediction: Prediction) -> list[Effect]:
         from .reconcile import infer_effects

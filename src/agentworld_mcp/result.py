@@ -34,9 +34,8 @@ class ToolResult:
         return cls([{"type": "text", "text": text}], None, is_error, meta or {})
 
     @classmethod
-    def from_json(cls, value: Any, *, structured: bool, is_error: bool = False, text: str | None = None) -> ToolResult:
-        if text is None:
-            text = value if isinstance(value, str) else dump_json(value)
+    def from_json(cls, value: Any, *, structured: bool, is_error: bool = False) -> ToolResult:
+        text = value if isinstance(value, str) else dump_json(value)
         return cls([{"type": "text", "text": text}], value if structured else None, is_error)
 
     @property

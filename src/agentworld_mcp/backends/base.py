@@ -45,9 +45,6 @@ class Prediction:
     is_error: bool = False
     effects: list[Effect] | None = None
     info: JSONDict = field(default_factory=dict)
-    #: The text content to show when it is not the JSON rendering of ``observation``
-    #: (real servers often say ``Successfully wrote to /a.txt`` beside structured content).
-    text: str | None = None
 
 
 @runtime_checkable

@@ -143,7 +143,7 @@ def _read_media(step: Step, role: ToolRole) -> Prediction:
                        {"type": "resource", "resource": {"uri": f"file://{path}", "mimeType": mime, "blob": data}})
     out = step.tool.output_schema
     if out:
-        return Prediction(conform({"content": [block]}, out, step.rng), effects=[], text=json.dumps(block))
+        return Prediction(conform({"content": [block]}, out, step.rng), effects=[])
     return Prediction(json.dumps(block), effects=[])
 
 

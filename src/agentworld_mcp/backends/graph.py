@@ -18,7 +18,7 @@ from ..ledger import Effect, compound_key
 from ..result import dump_json
 from ..roles import ToolRole
 from .base import Prediction, Step
-from .schema import conform, error, not_found, structured_text
+from .schema import conform, not_found, structured_text
 
 JSONDict = dict[str, Any]
 _RELATION = ("from", "relationType", "to")
@@ -30,12 +30,11 @@ def predict_graph(step: Step, role: ToolRole) -> Prediction:
 
 
 def _answer(step: Step, structured: JSONDict, text_value: Any) -> Prediction:
-    """Structured content as the schema has it; text as the reference server prints it."""
-    text = text_value if isinstance(text_value, str) else dump_json(text_value)
+    """Structured content as the schema has it; for text tools, what the reference server prints."""
     out = step.tool.output_schema
     if not out:
-        return Prediction(text, effects=[])
-    return Prediction(conform(structured, out, step.rng), effects=[], text=text)
+        return Prediction(text_value if isinstance(text_value, str) else dump_json(text_value), effects=[])
+    return Prediction(conform(structured, out, step.rng), effects=[])
 
 
 def _relation_key(relation: JSONDict) -> str:
@@ -140,7 +139,7 @@ def _delete_relations(step: Step, role: ToolRole) -> Prediction:
 def _done(step: Step, message: str, effects: list[Effect]) -> Prediction:
     out = step.tool.output_schema
     if out and "message" in (out.get("properties") or {}):
-        return Prediction(conform({"success": True, "message": message}, out, step.rng), effects=effects, text=message)
+        return Prediction(conform({"success": True, "message": message}, out, step.rng), effects=effects)
     return structured_text(step, message, effects=effects)
 
 

@@ -203,7 +203,7 @@ def structured_text(step: Step, text: str, *, is_error: bool = False, effects: l
     body: JSONDict = {text_prop: text} if text_prop else {}
     if "success" in props:
         body["success"] = True
-    return Prediction(conform(body, out, step.rng), effects=effects or [], text=text)
+    return Prediction(conform(body, out, step.rng), effects=effects or [])
 
 
 # -- record style: REST-like entities with ids ------------------------------------------------------

@@ -27,7 +27,7 @@ from ..result import ToolResult
 from ..world import World
 from . import pagination as pg
 from . import wording
-from .policy import EMPTY, ERROR_KINDS, Policy, Rule, parse_cached, parse_policy
+from .policy import ERROR_KINDS, Policy, Rule, parse_cached, parse_policy
 
 log = logging.getLogger("agentworld_mcp.perturb")
 JSONDict = dict[str, Any]
