@@ -124,7 +124,7 @@ async def test_reloaded_episode_equals_the_one_in_memory(tmp_path):
     ep = await sim.episode("e")
     # effects applied outside a tool call (a re-created key moves to the end, a move re-keys)
     async with sim.store.session("e", sim._new_episode) as live:
-        live.apply([Effect("create", "issues", "2", {"id": 2, "title": "again"}),
+        live.ledger.apply([Effect("create", "issues", "2", {"id": 2, "title": "again"}),
                     Effect("create", "issues", "9", {"id": 9, "title": "n", "labels": [{"name": "bug"}]}),
                     Effect("move", "issues", "3", {}, new_key="30")], 6)
     assert ep.ledger.get("labels", "bug") is not None  # a nested entity, stored by the ledger itself

@@ -150,7 +150,7 @@ class Simulator:
             return self._simulator_error(step.tool, result, info)
         if not result.is_error:
             effects = prediction.effects if prediction.effects is not None else self._infer_effects(step, prediction)
-            step.episode.apply(effects, step.turn)
+            step.episode.ledger.apply(effects, step.turn)
         return result
 
     def _to_result(self, spec: ToolSpec, prediction: Prediction) -> ToolResult | SimulatorError:

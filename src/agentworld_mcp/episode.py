@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ledger import Effect, Ledger
+from .ledger import Ledger
 from .world import World
 
 JSONDict = dict[str, Any]
@@ -50,9 +50,6 @@ class Episode:
     turns: list[Turn] = field(default_factory=list)
     #: Free-form per-episode state owned by pipeline stages (pagination cursors, rate-limit windows...).
     state: JSONDict = field(default_factory=dict)
-    #: Ledger slots (collection, key) changed since the store last saved this episode: lets a
-    #: persistent store write O(changes) per call instead of the whole ledger.
-    touched: set[tuple[str, str]] = field(default_factory=set, repr=False, compare=False)
 
     @classmethod
     def new(cls, world: World, episode_id: str, seed: int) -> Episode:
@@ -63,14 +60,6 @@ class Episode:
     @property
     def next_turn(self) -> int:
         return len(self.turns) + 1
-
-    def apply(self, effects: list[Effect], turn: int) -> None:
-        """Apply a turn's effects to the ledger, remembering which slots they touched."""
-        self.ledger.apply(effects, turn)
-        for effect in effects:
-            self.touched.add((effect.collection, effect.key))
-            if effect.new_key is not None:
-                self.touched.add((effect.collection, effect.new_key))
 
     def rng(self, *salt: Any) -> random.Random:
         """A generator determined by the seed, the episode and ``salt`` only (never by timing)."""

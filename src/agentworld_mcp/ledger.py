@@ -96,8 +96,10 @@ class Ledger:
     def __init__(self) -> None:
         self._collections: dict[str, dict[str, Entity]] = {}
         self._counters: dict[str, int] = {}
-        #: Slots (collection, key) stored since a persistent store last drained them, in storing order.
-        self.touched: dict[tuple[str, str], None] = {}
+        #: What changed since a persistent store last saved: slot -> True if it was (re)stored
+        #: (it moves to the end of its collection's order), False if changed in place. A store
+        #: writes O(changes) per call from this, never the whole ledger.
+        self.changes: dict[tuple[str, str], bool] = {}
 
     # -- reading -----------------------------------------------------------------
     def get(self, collection: str, key: Any, *, include_deleted: bool = False) -> Entity | None:
@@ -109,6 +111,13 @@ class Ledger:
     def items(self, collection: str) -> list[Entity]:
         """Live entities of a collection, in the order they came into being."""
         return [e for e in self._collections.get(collection, {}).values() if e.alive]
+
+    def last(self, collection: str) -> Entity | None:
+        """The most recently stored live entity of a collection (O(1) unless many were deleted)."""
+        for entity in reversed(self._collections.get(collection, {}).values()):
+            if entity.alive:
+                return entity
+        return None
 
     def collections(self) -> list[str]:
         return sorted(c for c, entities in self._collections.items() if entities)
@@ -137,6 +146,8 @@ class Ledger:
     def apply(self, effects: list[Effect], turn: int) -> None:
         for effect in effects:
             current = self.get(effect.collection, effect.key, include_deleted=True)
+            if current is not None:
+                self.changes.setdefault((effect.collection, effect.key), False)
             if effect.op == "create":
                 self._put(Entity(effect.collection, effect.key, copy.deepcopy(effect.fields), "created", turn))
                 self._nested(effect.fields, turn, 0)
@@ -166,8 +177,8 @@ class Ledger:
         entities = self._collections.setdefault(entity.collection, {})
         entities.pop(entity.key, None)  # a re-created key starts afresh, at the end of the order
         entities[entity.key] = entity
-        self.touched.pop((entity.collection, entity.key), None)
-        self.touched[(entity.collection, entity.key)] = None
+        self.changes.pop((entity.collection, entity.key), None)
+        self.changes[(entity.collection, entity.key)] = True
         self._bump(entity.collection, entity.key)
 
     def _nested(self, fields: JSONDict, turn: int, depth: int) -> None:

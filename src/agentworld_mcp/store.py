@@ -116,8 +116,7 @@ class MemoryStore:
             if episode is None:
                 episode = self._episodes[episode_id] = factory(episode_id)
             yield episode
-            episode.touched.clear()  # nothing to write: memory is the store
-            _ledger_touched(episode.ledger).clear()
+            episode.ledger.changes.clear()  # nothing to write: memory is the store
             now = time.time()
             self._times[episode_id] = (self._times.get(episode_id, (now, now))[0], now)
 
@@ -335,12 +334,6 @@ def _counters_of(ledger: Ledger) -> JSONDict:
     return dict(private) if isinstance(private, dict) else dict(ledger.to_dict().get("counters", {}))
 
 
-def _ledger_touched(ledger: Ledger) -> dict[tuple[str, str], None]:
-    """Slots the ledger stored (created, re-created, nested entities), in the order it stored them."""
-    touched = getattr(ledger, "touched", None)
-    return touched if isinstance(touched, dict) else {}
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
@@ -505,8 +498,8 @@ class SqliteStore:
         new_turns = list(episode.turns) if full else _tail(episode.turns, slot.saved_turns)
         state_json = _dumps(episode.state)
         counters_json = _dumps(_counters_of(episode.ledger))
-        stored = list(_ledger_touched(episode.ledger))
-        if not (full or new_turns or stored or episode.touched or state_json != slot.state_json
+        changes = dict(episode.ledger.changes)
+        if not (full or new_turns or changes or state_json != slot.state_json
                 or counters_json != slot.counters_json):
             return
         version = secrets.randbits(62)
@@ -522,7 +515,7 @@ class SqliteStore:
             if full:
                 next_seq = self._write_all(episode)
             else:
-                next_seq = self._write_touched(episode, stored, slot.saved_turns, next_seq)
+                next_seq = self._write_changes(episode, changes, next_seq)
             self._conn.executemany(
                 "INSERT INTO turns (episode, idx, data) VALUES (?, ?, ?)",
                 [(episode.id, t.index, _dumps(t.to_dict())) for t in new_turns],
@@ -537,8 +530,7 @@ class SqliteStore:
         slot.version, slot.ledger, slot.turns = version, episode.ledger, episode.turns
         slot.saved_turns, slot.state_json, slot.counters_json, slot.next_seq = (
             len(episode.turns), state_json, counters_json, next_seq)
-        episode.touched.clear()
-        _ledger_touched(episode.ledger).clear()
+        episode.ledger.changes.clear()
 
     def _write_all(self, episode: Episode) -> int:
         self._conn.execute("DELETE FROM entities WHERE episode=?", (episode.id,))
@@ -550,21 +542,15 @@ class SqliteStore:
         )
         return len(entities)
 
-    def _write_touched(self, episode: Episode, stored: list[tuple[str, str]], saved_turns: int, next_seq: int) -> int:
-        """Write the slots the ledger stored (in its order) and the ones the call's effects changed."""
-        ordered = stored + sorted(episode.touched.difference(stored))
-        restored = set(stored)
-        for collection, key in ordered:
+    def _write_changes(self, episode: Episode, changes: dict[tuple[str, str], bool], next_seq: int) -> int:
+        """Write the slots the ledger changed, in its order; a (re)stored one moves to the end."""
+        for (collection, key), moved in changes.items():
             entity = episode.ledger.get(collection, key, include_deleted=True)
             if entity is None:
                 self._conn.execute("DELETE FROM entities WHERE episode=? AND collection=? AND key=?",
                                    (episode.id, collection, key))
                 continue
             data = entity.to_dict()
-            # An entity the ledger stored again moves to the end of its collection, as in the ledger
-            # (ledgers without ``touched``: an entity created since the last save).
-            created = data.get("created_turn")
-            moved = (collection, key) in restored or (not stored and isinstance(created, int) and created > saved_turns)
             reorder = "seq=excluded.seq, " if moved else ""
             self._conn.execute(
                 "INSERT INTO entities (episode, collection, key, seq, status, data) VALUES (?, ?, ?, ?, ?, ?)"

@@ -302,10 +302,9 @@ def _like_siblings(step: Step, role: ToolRole, fields: JSONDict, key: str, schem
     missing = [name for name in required if name not in fields]
     if not missing:
         return
-    siblings = step.episode.ledger.items(role.collection)
-    if not siblings:
+    last = step.episode.ledger.last(role.collection)
+    if last is None:
         return
-    last = siblings[-1]
     for name in missing:
         value = last.fields.get(name)
         if isinstance(value, str) and value.endswith("/" + last.key):
