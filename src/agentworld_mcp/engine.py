@@ -43,14 +43,6 @@ class Recorder(Protocol):
     def record(self, world: World, episode: Episode, turn: Turn) -> None: ...
 
 
-class _NoPerturbations:
-    async def before(self, step: Step, fired: list[JSONDict], overrides: Any = None) -> ToolResult | None:
-        return None
-
-    def after(self, step: Step, result: ToolResult, fired: list[JSONDict]) -> ToolResult:
-        return result
-
-
 @dataclass
 class Stats:
     """Counters a person (or a test) can read to see how the simulation went."""

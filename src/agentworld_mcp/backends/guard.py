@@ -17,7 +17,9 @@ from typing import Any
 
 from ..catalog import ToolSpec
 from ..ledger import Entity, Ledger, identity
-from ..roles import ToolRole, singular
+from ..roles import ToolRole
+from .base import Step
+from .schema import not_found
 
 JSONDict = dict[str, Any]
 
@@ -27,13 +29,6 @@ class Checked:
     observation: Any
     is_error: bool
     repairs: list[JSONDict]
-
-
-def not_found_text(role: ToolRole, key: str) -> str:
-    """A not-found error worded as this simulator's tools word them."""
-    if role.collection == "files":
-        return f"Error: ENOENT: no such file or directory, '{key}'"
-    return f"{singular(role.collection).replace('_', ' ').capitalize()} not found: {key}"
 
 
 def target(role: ToolRole, arguments: JSONDict, ledger: Ledger) -> Entity | None:
@@ -55,7 +50,8 @@ def deleted_target(tool: ToolSpec, arguments: JSONDict, ledger: Ledger) -> Entit
     return entity if entity is not None and not entity.alive else None
 
 
-def check(tool: ToolSpec, arguments: JSONDict, ledger: Ledger, observation: Any, is_error: bool) -> Checked:
+def check(step: Step, observation: Any, is_error: bool) -> Checked:
+    tool, arguments, ledger = step.tool, step.arguments, step.episode.ledger
     role = tool.role
     if is_error:
         return Checked(observation, is_error, [])
@@ -64,7 +60,8 @@ def check(tool: ToolSpec, arguments: JSONDict, ledger: Ledger, observation: Any,
         repair = {"kind": "deleted_entity", "tool": tool.name, "collection": role.collection, "key": entity.key,
                   "detail": f"the model answered success for {role.collection} {entity.key}, deleted at turn "
                             f"{entity.deleted_turn}; answered not found instead"}
-        return Checked(not_found_text(role, entity.key), True, [repair])
+        # Worded exactly as the deterministic world model words it (demonstrations, service style).
+        return Checked(not_found(step, role, entity.key).observation, True, [repair])
     if not isinstance(observation, dict):
         return Checked(observation, is_error, [])
     repairs: list[JSONDict] = []

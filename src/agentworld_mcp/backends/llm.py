@@ -322,7 +322,7 @@ class LLMWorldModel:
                      "or raise --max-tokens if the answer was cut off",
             )
         if self.settings.guard:
-            checked = guard.check(tool, step.arguments, step.episode.ledger, observation, is_error)
+            checked = guard.check(step, observation, is_error)
             observation, is_error, info["repairs"] = checked.observation, checked.is_error, checked.repairs
             for repair in checked.repairs:
                 logger.info("guard repaired %s at turn %d: %s", tool.name, step.turn, repair)
