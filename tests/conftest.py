@@ -49,31 +49,36 @@ async def http_session(url: str, headers: dict[str, str] | None = None) -> Async
 
 
 @contextlib.contextmanager
-def http_server(*args: str) -> Iterator[str]:
-    """``agentworld-mcp serve ARGS --transport http`` on a free loopback port; yields the MCP URL."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [*CLI, "serve", *args, "--transport", "http", "--port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )
+def listening(command: list[str], port: int, *, env: dict[str, str] | None = None, path: str = "/mcp") -> Iterator[str]:
+    """Start ``command`` (an HTTP server that will listen on ``port``); yield its URL; stop it."""
+    proc = subprocess.Popen(command, env={**os.environ, **(env or {})},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        while True:
             if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {proc.stderr.read() if proc.stderr else ''}")
+                raise RuntimeError(f"{command[0]} exited: {proc.stderr.read() if proc.stderr else ''}")
             with socket.socket() as s:
                 if s.connect_ex(("127.0.0.1", port)) == 0:
                     break
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{command[0]} did not listen on port {port} within 30 s")
             time.sleep(0.05)
-        else:
-            raise RuntimeError("server did not start listening within 30 s")
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}{path}"
     finally:
         proc.terminate()
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@contextlib.contextmanager
+def http_server(*args: str) -> Iterator[str]:
+    """``agentworld-mcp serve ARGS --transport http`` on a free loopback port; yields the MCP URL."""
+    port = free_port()
+    with listening([*CLI, "serve", *args, "--transport", "http", "--port", str(port)], port) as url:
+        yield url
 
 
 @pytest.fixture

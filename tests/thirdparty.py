@@ -10,14 +10,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from .conftest import free_port, listening
 
 ROOT = Path(__file__).resolve().parents[1]
 NODE_DIR = ROOT / "tests" / "node"
@@ -50,39 +50,12 @@ def filesystem_server(root: Path) -> list[str]:
     return [node_bin("mcp-server-filesystem"), str(root)]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def everything_http() -> Iterator[str]:
     """@modelcontextprotocol/server-everything in streamableHttp mode; yields its MCP URL."""
-    binary = node_bin("mcp-server-everything")
-    port = _free_port()
-    proc = subprocess.Popen(
-        [binary, "streamableHttp"], env={**os.environ, "PORT": str(port)},
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"server-everything exited: {proc.stderr.read() if proc.stderr else ''}")
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            if time.monotonic() > deadline:
-                raise RuntimeError("server-everything did not listen within 30 s")
-            time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    port = free_port()
+    with listening([node_bin("mcp-server-everything"), "streamableHttp"], port, env={"PORT": str(port)}) as url:
+        yield url
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:

@@ -94,7 +94,8 @@ def _content(node: JSONDict) -> str:
 # -- reading -----------------------------------------------------------------------------------
 
 
-def _read(step: Step, role: ToolRole) -> Prediction:
+def _existing_file(step: Step, role: ToolRole) -> tuple[str, str, JSONDict] | Prediction:
+    """(as given, normalised path, node) of the file a call reads or edits, or its error."""
     given = _path_arg(step, role)
     if given is None:
         return error("Error: path is required")
@@ -104,6 +105,14 @@ def _read(step: Step, role: ToolRole) -> Prediction:
         return not_found(step, role, raw, syscall="open")
     if node["type"] == "directory":
         return error("EISDIR: illegal operation on a directory, read")
+    return raw, path, node
+
+
+def _read(step: Step, role: ToolRole) -> Prediction:
+    found = _existing_file(step, role)
+    if isinstance(found, Prediction):
+        return found
+    raw, path, node = found
     head, tail = step.arguments.get("head"), step.arguments.get("tail")
     if head and tail:
         return error("Cannot specify both head and tail parameters simultaneously")
@@ -330,15 +339,10 @@ def _file_on_the_way(step: Step, path: str) -> bool:
 
 
 def _edit(step: Step, role: ToolRole) -> Prediction:
-    given = _path_arg(step, role)
-    if given is None:
-        return error("Error: path is required")
-    raw, path = given
-    node = _node(step, path)
-    if node is None:
-        return not_found(step, role, raw, syscall="open")
-    if node["type"] == "directory":
-        return error("EISDIR: illegal operation on a directory, read")
+    found = _existing_file(step, role)
+    if isinstance(found, Prediction):
+        return found
+    raw, path, node = found
     original = _content(node).replace("\r\n", "\n")
     modified = original
     for edit in step.arguments.get("edits") or []:
