@@ -95,10 +95,10 @@ class PolicyPerturber:
             return None
         style = compiled.style_of(step.tool)
         counts, fires_so_far = mine.setdefault("calls", {}), mine.get("fires") or {}
-        decisions = [(rule, self._fires(rule, step, counts, fires_so_far)) for rule in rules]
         delay = 0.0
         error: ToolResult | None = None
-        for rule, fires in decisions:
+        for rule in rules:  # every rule counts the call, whatever fires before it
+            fires = self._fires(rule, step, counts, fires_so_far)
             if rule.kind == "rate_limit":
                 refusal = self._rate_limit(rule, fires, step, mine, style)
                 if refusal is not None and error is None:
