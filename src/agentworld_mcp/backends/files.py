@@ -94,13 +94,21 @@ def _content(node: JSONDict) -> str:
 # -- reading -----------------------------------------------------------------------------------
 
 
-def _existing_file(step: Step, role: ToolRole) -> tuple[str, str, JSONDict] | Prediction:
-    """(as given, normalised path, node) of the file a call reads or edits, or its error."""
+def _target(step: Step, role: ToolRole) -> tuple[str, str, JSONDict | None] | Prediction:
+    """(path as given, normalised path, what is there or None) for a call that needs a path."""
     given = _path_arg(step, role)
     if given is None:
         return error("Error: path is required")
     raw, path = given
-    node = _node(step, path)
+    return raw, path, _node(step, path)
+
+
+def _existing_file(step: Step, role: ToolRole) -> tuple[str, str, JSONDict] | Prediction:
+    """(as given, normalised path, node) of the file a call reads or edits, or its error."""
+    found = _target(step, role)
+    if isinstance(found, Prediction):
+        return found
+    raw, path, node = found
     if node is None:
         return not_found(step, role, raw, syscall="open")
     if node["type"] == "directory":
@@ -138,11 +146,10 @@ def _read_many(step: Step, role: ToolRole) -> Prediction:
 
 
 def _read_media(step: Step, role: ToolRole) -> Prediction:
-    given = _path_arg(step, role)
-    if given is None:
-        return error("Error: path is required")
-    raw, path = given
-    node = _node(step, path)
+    found = _target(step, role)
+    if isinstance(found, Prediction):
+        return found
+    raw, path, node = found
     if node is None or node["type"] == "directory":
         return not_found(step, role, raw, syscall="open")
     mime = mimetypes.guess_type(path)[0] or "application/octet-stream"
@@ -277,11 +284,10 @@ def _glob(pattern: str) -> re.Pattern[str]:
 
 
 def _info(step: Step, role: ToolRole) -> Prediction:
-    given = _path_arg(step, role)
-    if given is None:
-        return error("Error: path is required")
-    raw, path = given
-    node = _node(step, path)
+    found = _target(step, role)
+    if isinstance(found, Prediction):
+        return found
+    raw, path, node = found
     if node is None:
         return not_found(step, role, raw, syscall="stat")
     entity = step.episode.ledger.get("files", path)
@@ -310,11 +316,10 @@ def _allowed(step: Step, role: ToolRole) -> Prediction:
 
 
 def _write(step: Step, role: ToolRole) -> Prediction:
-    given = _path_arg(step, role)
-    if given is None:
-        return error("Error: path is required")
-    raw, path = given
-    node = _node(step, path)
+    found = _target(step, role)
+    if isinstance(found, Prediction):
+        return found
+    raw, path, node = found
     if node is not None and node["type"] == "directory":
         return error(f"EISDIR: illegal operation on a directory, open '{raw}'")
     blocked = _file_on_the_way(step, path)
@@ -367,11 +372,10 @@ def _unified_diff(original: str, modified: str, name: str) -> str:
 
 
 def _mkdir(step: Step, role: ToolRole) -> Prediction:
-    given = _path_arg(step, role)
-    if given is None:
-        return error("Error: path is required")
-    raw, path = given
-    node = _node(step, path)
+    found = _target(step, role)
+    if isinstance(found, Prediction):
+        return found
+    raw, path, node = found
     if node is not None and node["type"] != "directory":
         return error(f"EEXIST: file already exists, mkdir '{raw}'")
     effects = [] if step.episode.ledger.get("files", path) else [
@@ -399,11 +403,10 @@ def _move(step: Step, role: ToolRole) -> Prediction:
 
 
 def _delete(step: Step, role: ToolRole) -> Prediction:
-    given = _path_arg(step, role)
-    if given is None:
-        return error("Error: path is required")
-    raw, path = given
-    node = _node(step, path)
+    found = _target(step, role)
+    if isinstance(found, Prediction):
+        return found
+    raw, path, node = found
     if node is None:
         return not_found(step, role, raw, syscall="unlink")
     if node["type"] == "directory":

@@ -12,6 +12,7 @@ that touches them.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any
 
 from ..ledger import Effect, compound_key
@@ -56,36 +57,36 @@ def _entity_fields(item: JSONDict) -> JSONDict:
 # -- writes -------------------------------------------------------------------------------------
 
 
-def _create_entities(step: Step, role: ToolRole) -> Prediction:
+def _create_new(step: Step, role: ToolRole, collection: str, key_of: Callable[[JSONDict], str | None],
+                fields_of: Callable[[JSONDict], JSONDict]) -> Prediction:
+    """Create each item whose key is new (the memory server skips existing ones, and repeats)."""
     ledger, created, effects, seen = step.episode.ledger, [], [], set()
     for item in _items(step, role):
-        name = item.get("name") if isinstance(item, dict) else None
-        if not isinstance(name, str) or name in seen or ledger.get("entities", name) is not None:
+        key = key_of(item) if isinstance(item, dict) else None
+        if key is None or key in seen or ledger.get(collection, key) is not None:
             continue
-        seen.add(name)
-        fields = _entity_fields(item)
+        seen.add(key)
+        fields = fields_of(item)
         created.append(fields)
-        effects.append(Effect("create", "entities", name, fields))
-    answer = _answer(step, {"entities": created}, created)
+        effects.append(Effect("create", collection, key, fields))
+    answer = _answer(step, {collection: created}, created)
     answer.effects = effects
     return answer
+
+
+def _create_entities(step: Step, role: ToolRole) -> Prediction:
+    def name_of(item: JSONDict) -> str | None:
+        name = item.get("name")
+        return name if isinstance(name, str) else None
+
+    return _create_new(step, role, "entities", name_of, _entity_fields)
 
 
 def _create_relations(step: Step, role: ToolRole) -> Prediction:
-    ledger, created, effects, seen = step.episode.ledger, [], [], set()
-    for item in _items(step, role):
-        if not isinstance(item, dict):
-            continue
-        key = _relation_key(item)
-        if key in seen or ledger.get("relations", key) is not None:
-            continue
-        seen.add(key)
-        fields = {"from": item.get("from"), "to": item.get("to"), "relationType": item.get("relationType")}
-        created.append(fields)
-        effects.append(Effect("create", "relations", key, fields))
-    answer = _answer(step, {"relations": created}, created)
-    answer.effects = effects
-    return answer
+    def fields_of(item: JSONDict) -> JSONDict:
+        return {"from": item.get("from"), "to": item.get("to"), "relationType": item.get("relationType")}
+
+    return _create_new(step, role, "relations", _relation_key, fields_of)
 
 
 def _add_observations(step: Step, role: ToolRole) -> Prediction:
