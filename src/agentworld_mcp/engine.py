@@ -148,6 +148,8 @@ class Simulator:
     def _to_result(self, spec: ToolSpec, prediction: Prediction) -> ToolResult | SimulatorError:
         observation = prediction.observation
         if prediction.is_error or spec.output_schema is None:
+            if prediction.text is not None:
+                return ToolResult.from_text(prediction.text, is_error=prediction.is_error)
             return ToolResult.from_json(observation, structured=False, is_error=prediction.is_error)
         problems = spec.output_problems(observation)
         if problems:  # the final guard: never return structuredContent that fails the schema
@@ -157,7 +159,9 @@ class Simulator:
                 f"the world model's observation for {spec.name!r} does not match its outputSchema: {problems[0]}",
                 hint="check the backend's output or use a stronger world model",
             )
-        # The text block is the same JSON as structuredContent (MCP's compatibility rule; issue #2).
+        if prediction.text is not None:  # what the real server prints beside its structured result
+            return ToolResult([{"type": "text", "text": prediction.text}], observation)
+        # Otherwise the text block is the same JSON as structuredContent (MCP's compatibility rule).
         return ToolResult.from_json(observation, structured=True)
 
     def _infer_effects(self, step: Step, prediction: Prediction) -> list[Effect]:

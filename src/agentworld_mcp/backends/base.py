@@ -37,14 +37,18 @@ class Prediction:
     """A world model's answer to a step.
 
     ``observation`` is the tool's response: a JSON value for tools with an outputSchema
-    (or JSON-ish tools), text otherwise. ``effects`` are the changes the call makes to the
-    world; ``None`` lets the engine infer them from the arguments and the observation.
+    (or JSON-ish tools), text otherwise. ``text``, when given, is the text block exactly as
+    the real server prints it (``Successfully wrote to /a.txt``), independent of the
+    structured ``observation``; without it the text block is the observation (JSON rendered).
+    ``effects`` are the changes the call makes to the world; ``None`` lets the engine infer
+    them from the arguments and the observation.
     """
 
     observation: Any
     is_error: bool = False
     effects: list[Effect] | None = None
     info: JSONDict = field(default_factory=dict)
+    text: str | None = None
 
 
 @runtime_checkable
