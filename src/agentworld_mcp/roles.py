@@ -30,7 +30,7 @@ from .errors import WorldFileError
 
 JSONDict = dict[str, Any]
 Kind = Literal["create", "read", "list", "search", "update", "delete", "move", "action"]
-Style = Literal["record", "file", "graph"]
+Style = Literal["record", "file", "graph", "sql"]
 KINDS: tuple[str, ...] = ("create", "read", "list", "search", "update", "delete", "move", "action")
 #: ``_meta`` key of a tool definition that overrides inference.
 ROLE_META = "agentworld/role"
@@ -218,6 +218,10 @@ def _apply_override(name: str, role: ToolRole, override: Any) -> ToolRole:
 
 
 def _infer(tool: JSONDict) -> ToolRole:
+    from .backends.sql_roles import sql_role  # query-language tools answer from a database
+
+    if (sql := sql_role(tool)) is not None:
+        return sql
     name = tool["name"]
     tokens = words(name)
     annotations = tool.get("annotations") or {}

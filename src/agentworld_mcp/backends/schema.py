@@ -54,6 +54,10 @@ def predict(step: Step) -> Prediction:
         from .graph import predict_graph
 
         return predict_graph(step, role)
+    if role.style == "sql":
+        from .sql import predict_sql
+
+        return predict_sql(step, role)
     handler = _HANDLERS.get(role.kind, _action)
     return handler(step, role)
 
