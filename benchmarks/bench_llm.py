@@ -103,7 +103,7 @@ async def bare_client(url: str, episodes: int) -> dict:
     import openai
     from openai.types.chat import ChatCompletion
 
-    from agentworld_mcp.backends.prompt import build_messages
+    from agentworld_mcp.prompt import build_messages
     from agentworld_mcp.catalog import Catalog
     from agentworld_mcp.ledger import Ledger
 

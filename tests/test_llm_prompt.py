@@ -7,7 +7,7 @@ import json
 import pytest
 
 from agentworld_mcp import Effect, Ledger, Turn, load_world
-from agentworld_mcp.backends.prompt import (
+from agentworld_mcp.prompt import (
     OBSERVATION_MARKER,
     ParseError,
     PromptOptions,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.backends.prompt import OBSERVATION_MARKER, system_prompt
+from agentworld_mcp.prompt import OBSERVATION_MARKER, system_prompt
 from agentworld_mcp.record import TrajectoryRecorder, read_trajectory
 
 from .conftest import WORLDS, stdio_session

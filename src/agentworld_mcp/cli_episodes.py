@@ -118,7 +118,7 @@ async def _reset(store: Any, world: Any, args: argparse.Namespace) -> int:
             raise ConfigError(f"{args.state} does not record its world; pass the world file: "
                               f"agentworld-mcp episodes reset --state {args.state} WORLD {args.episode}")
         world = load_world_data(document, source=f"{args.state} (stored world)")
-    sim = Simulator(world, store=store)
+    sim = Simulator.from_world(world, store=store)
     await sim.reset(args.episode)
     print(f"agentworld-mcp: reset episode {args.episode!r} to the seed state of {world.name!r}", file=sys.stderr)
     return 0

@@ -1,10 +1,11 @@
-"""The step pipeline: the one thing that answers a tool call (see DESIGN.md).
+"""The step pipeline: the one thing that answers a tool call (see docs/architecture.md).
 
-    validate args -> perturb (before) -> world model predicts -> validate output
-    -> ledger reconcile -> perturb (after) -> record the turn -> ToolResult
+    validate arguments -> perturb (before) -> world model predicts -> check output
+    -> reconcile the ledger -> perturb (after) -> record the turn -> deliver
 
-Every entry point (MCP server, LangGraph adapter, pytest plugin, CLI) calls
-:meth:`Simulator.call`.
+Each stage is one method below that takes what the previous one returns. Every entry point
+(MCP server, LangGraph adapter, pytest plugin, CLI) builds its simulator with
+:meth:`Simulator.from_world` and calls :meth:`Simulator.call`.
 """
 
 from __future__ import annotations
@@ -16,31 +17,35 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .backends.base import Prediction, Step, WorldModel
+from .backends.base import WorldModel
 from .catalog import Catalog, ToolSpec
+from .config import SimulatorConfig
 from .episode import DEFAULT_EPISODE, Episode, Turn
-from .errors import InjectedFault, SimulatorError, UnknownToolError
-from .ledger import Effect
+from .errors import InjectedFault, InvalidObservationError, SimulatorBugError, SimulatorError, UnknownToolError
 from .result import SIMULATOR_ERROR_META, ToolResult, dump_json
+from .step import Gate, Prediction, Step
 from .store import EpisodeStore, open_store
 from .world import World
 
 log = logging.getLogger("agentworld_mcp")
 JSONDict = dict[str, Any]
 
+#: The stages of :meth:`Simulator.run`, in order (an outcome lists those it went through).
+STAGES = ("validate", "perturb_before", "predict", "check_output", "reconcile", "perturb_after", "record")
+
 
 class Perturber(Protocol):
     """The perturbation stage (errors, latency, pagination); see :mod:`agentworld_mcp.perturb`."""
 
-    async def before(self, step: Step, fired: list[JSONDict], overrides: Any = None) -> ToolResult | None: ...
+    async def before(self, step: Step, overrides: Any = None) -> Gate: ...
 
-    def after(self, step: Step, result: ToolResult, fired: list[JSONDict]) -> ToolResult: ...
+    def after(self, step: Step, result: ToolResult, gate: Gate) -> ToolResult: ...
 
 
-class Recorder(Protocol):
-    """Receives every completed turn (trajectory files)."""
+class TurnSink(Protocol):
+    """Receives every completed turn (trajectory files, the pytest plugin's call log)."""
 
-    def record(self, world: World, episode: Episode, turn: Turn) -> None: ...
+    def record(self, catalog: Catalog, episode: Episode, turn: Turn) -> None: ...
 
 
 @dataclass
@@ -54,33 +59,79 @@ class Stats:
     perturbations: Counter[str] = field(default_factory=Counter)
 
 
+@dataclass
+class Outcome:
+    """Everything one call produced: the result, what fired, what the world model said about it."""
+
+    result: ToolResult
+    gate: Gate = field(default_factory=Gate)
+    info: JSONDict = field(default_factory=dict)
+    #: The stages the call went through, in order (a subset of :data:`STAGES`).
+    stages: list[str] = field(default_factory=list)
+    turn: Turn | None = None
+
+    @property
+    def fired(self) -> list[JSONDict]:
+        return self.gate.fired
+
+
 class Simulator:
-    """A world, a world model and the episodes being played in it."""
+    """A world, a world model and the episodes being played in it.
+
+    ``Simulator(world)`` takes the world file's settings (backend, seed, perturbations) and
+    the environment's; :meth:`from_world` also takes overrides by name, as the CLI's flags.
+    """
 
     def __init__(
         self,
         world: World,
         *,
         backend: WorldModel | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         store: EpisodeStore | str | os.PathLike[str] | None = None,
         perturber: Perturber | None = None,
-        recorders: list[Recorder] | None = None,
+        recorders: list[TurnSink] | None = None,
+        config: SimulatorConfig | None = None,
     ) -> None:
-        from .backends.schema import SchemaWorldModel
+        if perturber is not None and not hasattr(perturber, "before"):
+            from .errors import ConfigError
 
+            raise ConfigError(f"perturber={perturber!r} is not a perturbation stage; pass a policy as "
+                              "Simulator.from_world(world, perturb=...) (a preset name, a policy mapping or file)")
+        config = config or SimulatorConfig.resolve(world)
         self.world = world
+        self.config = config
         self.catalog = Catalog(world).warm()
-        self.backend: WorldModel = backend or SchemaWorldModel()
-        self.seed = seed
+        self.backend: WorldModel = backend or config.make_backend(world)
+        self.seed = config.seed if seed is None else seed
         self.store: EpisodeStore = open_store(store, world)  # a path means a SQLite state file
-        if perturber is None:  # the world file's policy; per-episode/per-call overrides need it too
-            from .perturb import perturber_for
-
-            perturber = perturber_for(world)
-        self.perturber: Perturber = perturber
-        self.recorders: list[Recorder] = list(recorders or [])
+        # The world file's policy at least: per-episode and per-call overrides need the stage too.
+        self.perturber: Perturber = perturber or config.make_perturber(world)
+        self.recorders: list[TurnSink] = list(recorders or [])
         self.stats = Stats()
+
+    @classmethod
+    def from_world(
+        cls,
+        world: World,
+        *,
+        backend: WorldModel | str | None = None,
+        store: EpisodeStore | str | os.PathLike[str] | None = None,
+        recorders: list[TurnSink] | None = None,
+        env: Any = None,
+        **overrides: Any,
+    ) -> Simulator:
+        """The simulator for ``world``: world file < environment < ``overrides``.
+
+        ``overrides`` are the settings of :meth:`SimulatorConfig.resolve
+        <agentworld_mcp.config.SimulatorConfig.resolve>` (``seed``, ``perturb``, ``cassette``,
+        ``record_mode``, and llm settings such as ``base_url`` or ``model``); None means not
+        given. ``backend`` is a kind (``"schema"``, ``"llm"``) or a world model object.
+        """
+        kind = backend if isinstance(backend, str) or backend is None else None
+        config = SimulatorConfig.resolve(world, env=env, backend=kind, **overrides)
+        model = backend if backend is not None and not isinstance(backend, str) else None
+        return cls(world, backend=model, store=store, recorders=recorders, config=config)
 
     # -- the pipeline --------------------------------------------------------------
 
@@ -94,94 +145,134 @@ class Simulator:
     ) -> ToolResult:
         """Answer one tool call in ``episode`` (the shared world when None).
 
-        Raises :class:`UnknownToolError` for a tool the world does not have; every other
-        outcome, including simulator failures, is a :class:`ToolResult`.
+        Raises :class:`UnknownToolError` for a tool the world does not have (and an injected
+        protocol fault raises its :class:`InjectedProtocolError`); every other outcome,
+        including simulator failures, is a :class:`ToolResult`.
         """
-        spec = self.catalog.get(tool)
-        if spec is None:
-            raise UnknownToolError(tool, self.world.tool_names)
+        return await self.deliver(await self.run(tool, arguments, episode=episode, perturb=perturb))
+
+    async def run(
+        self,
+        tool: str,
+        arguments: JSONDict | None = None,
+        *,
+        episode: str | None = None,
+        perturb: Any = None,
+    ) -> Outcome:
+        """Run the pipeline for one call and return its whole :class:`Outcome` (nothing delivered yet)."""
+        spec = self._tool(tool)
         arguments = {} if arguments is None else arguments
         async with self.store.session(episode or DEFAULT_EPISODE, self._new_episode) as ep:
             started, t0 = time.time(), time.perf_counter()
-            index = ep.next_turn
-            fired: list[JSONDict] = []
-            info: JSONDict = {}
-            fault: InjectedFault | None = None
-            problems = spec.argument_problems(arguments)
-            if problems:
-                result = _invalid_arguments(spec, problems)
-            else:
-                step = Step(self.world, spec, arguments, ep, index, ep.rng(index, tool))
-                try:
-                    result = await self.perturber.before(step, fired, perturb)
-                except InjectedFault as exc:  # recorded now, delivered outside the episode lock
-                    fault, result = exc, exc.result  # type: ignore[assignment]
-                if result is None:
-                    result = await self._predict(step, info)
-                    result = self.perturber.after(step, result, fired)
-            turn = Turn(
-                index, tool, arguments, result.to_dict(), self.backend.name, fired, started,
-                round((time.perf_counter() - t0) * 1000, 3), info,
-            )
-            ep.turns.append(turn)
-            for recorder in self.recorders:
-                recorder.record(self.world, ep, turn)
-        self._count(result, fired, info)
+            outcome = await self._answer(spec, arguments, ep, perturb)
+            outcome.turn = self._record(ep, spec, arguments, outcome, started, t0)
+        self._count(outcome)
+        return outcome
+
+    async def deliver(self, outcome: Outcome) -> ToolResult:
+        """The result for the caller, after the episode is released (an injected hang waits here)."""
+        fault = outcome.gate.fault
         if fault is not None:
             return await fault.deliver()  # type: ignore[return-value]
-        return result
+        return outcome.result
 
-    async def _predict(self, step: Step, info: JSONDict) -> ToolResult:
+    def _tool(self, name: str) -> ToolSpec:
+        spec = self.catalog.get(name)
+        if spec is None:
+            raise UnknownToolError(name, self.world.tool_names)
+        return spec
+
+    async def _answer(self, spec: ToolSpec, arguments: JSONDict, ep: Episode, perturb: Any) -> Outcome:
+        stages = ["validate"]
+        problems = spec.argument_problems(arguments)
+        if problems:
+            return Outcome(_invalid_arguments(spec, problems), stages=stages)
+        step = Step(self.world, spec, arguments, ep, ep.next_turn, ep.rng(ep.next_turn, spec.name), catalog=self.catalog)
+        stages.append("perturb_before")
+        gate = await self.perturber.before(step, perturb)
+        if gate.result is not None:
+            return Outcome(gate.result, gate, stages=stages)
+        stages.append("predict")
+        prediction = await self._predict(step)
+        stages.append("check_output")
+        result = self._check_output(step, prediction)
+        if isinstance(prediction, Prediction) and not result.is_error:
+            stages.append("reconcile")
+            self._reconcile(step, prediction)
+        stages.append("perturb_after")
+        result = self.perturber.after(step, result, gate)
+        info = prediction.info if isinstance(prediction, Prediction) else _error_info(prediction)
+        return Outcome(result, gate, info, stages)
+
+    async def _predict(self, step: Step) -> Prediction | SimulatorError:
+        """The world model's prediction, or the simulator failure that stood in its way."""
         try:
-            prediction = await self.backend.predict(step)
+            return await self.backend.predict(step)
         except SimulatorError as exc:
-            return self._simulator_error(step.tool, exc, info)
-        info.update(prediction.info)
-        result = self._to_result(step.tool, prediction)
-        if isinstance(result, SimulatorError):
-            return self._simulator_error(step.tool, result, info)
-        if not result.is_error:
-            effects = prediction.effects if prediction.effects is not None else self._infer_effects(step, prediction)
-            step.episode.ledger.apply(effects, step.turn)
-        return result
+            return exc
+        except Exception as exc:  # a bug must reach the client as a named tool error, never a protocol error
+            log.exception("simulator bug while predicting %s", step.tool.name)
+            bug = SimulatorBugError(f"{type(exc).__name__}: {exc}",
+                                    hint="this is a bug in agentworld-mcp; please report it with the world file")
+            bug.__cause__ = exc
+            return bug
 
-    def _to_result(self, spec: ToolSpec, prediction: Prediction) -> ToolResult | SimulatorError:
-        observation = prediction.observation
+    def _check_output(self, step: Step, prediction: Prediction | SimulatorError) -> ToolResult:
+        """The tool result for the prediction: the final guard that structuredContent fits the schema."""
+        if isinstance(prediction, SimulatorError):
+            return self._simulator_error(step.tool, prediction)
+        spec, observation = step.tool, prediction.observation
         if prediction.is_error or spec.output_schema is None:
             if prediction.text is not None:
                 return ToolResult.from_text(prediction.text, is_error=prediction.is_error)
             return ToolResult.from_json(observation, structured=False, is_error=prediction.is_error)
-        problems = spec.output_problems(observation)
-        if problems:  # the final guard: never return structuredContent that fails the schema
-            from .errors import InvalidObservationError
-
-            return InvalidObservationError(
+        problems = [] if prediction.checked else spec.output_problems(observation)
+        if problems:
+            bad = InvalidObservationError(
                 f"the world model's observation for {spec.name!r} does not match its outputSchema: {problems[0]}",
                 hint="check the backend's output or use a stronger world model",
             )
+            prediction.info["simulator_error"] = {"kind": bad.kind, "message": str(bad)}
+            return self._simulator_error(spec, bad)
         if prediction.text is not None:  # what the real server prints beside its structured result
             return ToolResult([{"type": "text", "text": prediction.text}], observation)
         # Otherwise the text block is the same JSON as structuredContent (MCP's compatibility rule).
         return ToolResult.from_json(observation, structured=True)
 
-    def _infer_effects(self, step: Step, prediction: Prediction) -> list[Effect]:
-        from .reconcile import infer_effects
+    def _reconcile(self, step: Step, prediction: Prediction) -> None:
+        """Apply the call's effects to the ledger (only for successful results)."""
+        effects = prediction.effects
+        if effects is None:  # a world model that does not say what it changed
+            from .reconcile import infer_effects
 
-        return infer_effects(step, prediction)
+            effects = infer_effects(step, prediction)
+        step.episode.ledger.apply(effects, step.turn)
 
-    def _simulator_error(self, spec: ToolSpec, exc: SimulatorError, info: JSONDict) -> ToolResult:
+    def _record(self, ep: Episode, spec: ToolSpec, arguments: JSONDict, outcome: Outcome, started: float,
+                t0: float) -> Turn:
+        outcome.stages.append("record")
+        turn = Turn(
+            ep.next_turn, spec.name, arguments, outcome.result.to_dict(), self.backend.name, outcome.gate.fired,
+            started, round((time.perf_counter() - t0) * 1000, 3), outcome.info,
+        )
+        ep.turns.append(turn)
+        for recorder in self.recorders:
+            recorder.record(self.catalog, ep, turn)
+        return turn
+
+    def _simulator_error(self, spec: ToolSpec, exc: SimulatorError) -> ToolResult:
         self.stats.simulator_errors[exc.kind] += 1
-        info["simulator_error"] = {"kind": exc.kind, "message": str(exc)}
         log.error("simulator error on %s (%s): %s", spec.name, exc.kind, exc, exc_info=exc.__cause__ is not None)
         hint = f" {exc.hint}" if exc.hint else ""
         text = f"[agentworld-mcp simulator error: {exc.kind}] {exc}.{hint} (This error comes from the simulator, not from the simulated tool.)"
         return ToolResult.from_text(text, is_error=True, meta={SIMULATOR_ERROR_META: exc.kind})
 
-    def _count(self, result: ToolResult, fired: list[JSONDict], info: JSONDict) -> None:
+    def _count(self, outcome: Outcome) -> None:
+        result = outcome.result
         self.stats.calls += 1
         self.stats.tool_errors += result.is_error and not result.is_simulator_error
-        self.stats.repairs += len(info.get("repairs", ()))
-        for item in fired:
+        self.stats.repairs += len(outcome.info.get("repairs", ()))
+        for item in outcome.gate.fired:
             self.stats.perturbations[str(item.get("kind", "?"))] += 1
 
     # -- episodes --------------------------------------------------------------------
@@ -229,4 +320,8 @@ def _invalid_arguments(spec: ToolSpec, problems: list[str]) -> ToolResult:
     return ToolResult.from_text(f"Input validation error: invalid arguments for tool {spec.name}:\n{detail}", is_error=True)
 
 
-__all__ = ["Simulator", "Stats", "Perturber", "Recorder", "dump_json"]
+def _error_info(exc: SimulatorError) -> JSONDict:
+    return {"simulator_error": {"kind": exc.kind, "message": str(exc)}}
+
+
+__all__ = ["STAGES", "Outcome", "Perturber", "Simulator", "Stats", "TurnSink", "dump_json"]

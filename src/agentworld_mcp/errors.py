@@ -1,6 +1,6 @@
 """The simulator's own errors.
 
-Two kinds of failure are never mixed (see DESIGN.md):
+Two kinds of failure are never mixed (see docs/architecture.md):
 
 * a *simulated* tool failure (invalid arguments, not found, an injected 429) is not an
   exception at all: it is a :class:`~agentworld_mcp.result.ToolResult` with ``is_error=True``;
@@ -87,6 +87,17 @@ class CassetteMissError(SimulatorError):
     """Replay-only mode met a request that the cassette has not recorded."""
 
     kind = "cassette_miss"
+
+
+class SimulatorBugError(SimulatorError):
+    """An unexpected exception inside the simulator while answering a call (a bug: please report it).
+
+    The engine turns it into the same named simulator-error result as any other
+    :class:`SimulatorError`, logged with its traceback, so a client never gets a protocol
+    error for a simulator bug.
+    """
+
+    kind = "internal_error"
 
 
 class EpisodeNotFoundError(AgentWorldError):

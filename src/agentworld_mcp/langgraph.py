@@ -78,13 +78,7 @@ def make_simulator(
             raise ConfigError("seed= and backend= configure a new simulator; set them on the Simulator you passed")
         return source
     world = source if isinstance(source, World) else load_world(source)
-    if seed is None:
-        seed = int(world.backend.get("seed", 0))
-    if backend is None or isinstance(backend, str):
-        from .backends import make_backend
-
-        backend = make_backend(world, kind=backend)
-    return Simulator(world, seed=seed, backend=backend)
+    return Simulator.from_world(world, seed=seed, backend=backend)
 
 
 def world_from_tools(tools: Iterable[BaseTool | JSONDict], world: Overlay = None) -> World:

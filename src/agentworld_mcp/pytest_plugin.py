@@ -35,15 +35,18 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from .config import BackendKind, RecordMode, SimulatorConfig
+
 if TYPE_CHECKING:
+    from .catalog import Catalog
     from .engine import Simulator
     from .episode import Episode, Turn
     from .result import ToolResult
     from .world import World
 
-#: VCR.py's record modes (kept here so that loading the plugin imports nothing else).
-RECORD_MODES = ("once", "new_episodes", "none", "all")
-BACKENDS = ("schema", "llm")
+# config imports nothing heavy: loading the plugin stays free in every pytest run.
+RECORD_MODES = RecordMode.names()
+BACKENDS = BackendKind.names()
 MARKER = "agentworld"
 _SETTINGS = ("world", "tools", "seed", "perturb", "backend", "cassette", "episode")
 
@@ -170,10 +173,12 @@ class Call:
 
 
 @dataclass
-class _Recorder:
+class _CallLog:
+    """The fixture's TurnSink: every call of the test, whichever way it arrived."""
+
     calls: list[Call] = field(default_factory=list)
 
-    def record(self, world: World, episode: Episode, turn: Turn) -> None:
+    def record(self, catalog: Catalog, episode: Episode, turn: Turn) -> None:
         from .result import ToolResult
 
         self.calls.append(Call(len(self.calls) + 1, turn.tool, dict(turn.arguments),
@@ -192,7 +197,7 @@ class AgentWorld:
         self._run = run
         self._settings = dict(settings)
         self._sim: Simulator | None = None
-        self._recorder = _Recorder()
+        self._calls = _CallLog()
         self._tools: list[Any] | None = None
 
     # -- configuration ------------------------------------------------------------------
@@ -206,7 +211,7 @@ class AgentWorld:
         if unknown:
             raise TypeError(f"agentworld.use() got unknown settings {unknown}; it takes {', '.join(_SETTINGS)}")
         self.close()
-        self._sim, self._tools, self._recorder = None, None, _Recorder()
+        self._sim, self._tools, self._calls = None, None, _CallLog()
         if world is not None:
             settings["world"] = world
         self._settings.update(settings)
@@ -233,17 +238,16 @@ class AgentWorld:
                 "the agentworld fixture has no world: add @pytest.mark.agentworld(world='path/to/world.yaml') "
                 "(or tools=[...]) to the test, or call agentworld.use(world=...) first"
             )
-        from .backends import make_backend
         from .engine import Simulator
 
         world = self._world()
-        kind = self._settings.get("backend") or self._run.backend or world.backend.get("type") or "schema"
-        cassette = self._cassette(kind)
-        backend = make_backend(world, kind=kind, cassette=cassette,
-                               record_mode=self._run.record_mode if cassette is not None else None)
-        seed = self._settings.get("seed")
-        seed = int(world.backend.get("seed", 0)) if seed is None else int(seed)
-        self._sim = Simulator(world, seed=seed, backend=backend, recorders=[self._recorder])
+        # Marker (per test) over the run's pytest options; the world file and environment below.
+        kind = self._settings.get("backend") or self._run.backend
+        cassette = self._cassette(SimulatorConfig.resolve(world, backend=kind).backend.value)
+        self._sim = Simulator.from_world(
+            world, backend=kind, seed=self._settings.get("seed"), cassette=cassette,
+            record_mode=self._run.record_mode if cassette is not None else None, recorders=[self._calls],
+        )
         return self._sim
 
     def _world(self) -> World:
@@ -375,14 +379,14 @@ class AgentWorld:
     @property
     def calls(self) -> list[Call]:
         """Every call answered so far, in order, across episodes."""
-        return list(self._recorder.calls)
+        return list(self._calls.calls)
 
     def calls_to(self, tool: str) -> list[Call]:
-        return [c for c in self._recorder.calls if c.tool == tool]
+        return [c for c in self._calls.calls if c.tool == tool]
 
     @property
     def call_names(self) -> list[str]:
-        return [c.tool for c in self._recorder.calls]
+        return [c.tool for c in self._calls.calls]
 
     # -- assertions ----------------------------------------------------------------------
     def assert_called(self, tool: str, *, times: int | None = None) -> None:
@@ -431,10 +435,10 @@ class AgentWorld:
             raise AssertionError(f"{tool!r} is not a tool of world {self.world.name!r}; its tools: {', '.join(names)}")
 
     def _made(self) -> str:
-        if not self._recorder.calls:
+        if not self._calls.calls:
             return "No tool calls were made."
-        listed = "\n".join(f"  {c.index}. {c}" for c in self._recorder.calls)
-        return f"Calls made ({len(self._recorder.calls)}):\n{listed}"
+        listed = "\n".join(f"  {c.index}. {c}" for c in self._calls.calls)
+        return f"Calls made ({len(self._calls.calls)}):\n{listed}"
 
     # -- teardown ------------------------------------------------------------------------
     def close(self) -> None:

@@ -26,10 +26,10 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from .backends.prompt import assistant_turn, in_history, system_prompt, user_turn
+from .catalog import Catalog
+from .prompt import assistant_turn, catalog_system_prompt, in_history, user_turn
 from .episode import Episode, Turn
 from .errors import ConfigError
-from .world import World
 
 try:
     import fcntl
@@ -60,27 +60,28 @@ class TrajectoryRecorder:
         self._repair_tail()
         # Per episode: the prompt/response lists so far and the index of the last recorded turn.
         self._history: OrderedDict[tuple[str, str], tuple[int, list[str], list[str]]] = OrderedDict()
-        self._systems: dict[int, tuple[World, str]] = {}
 
-    # -- the Recorder protocol -------------------------------------------------------------
+    # -- the TurnSink protocol -------------------------------------------------------------
 
-    def record(self, world: World, episode: Episode, turn: Turn) -> None:
+    def record(self, catalog: Catalog, episode: Episode, turn: Turn) -> None:
         if not in_history(turn):
             return
-        prompts, responses = self._history_before(world, episode, turn)
+        world = catalog.world
+        prompts, responses = self._history_before(world.name, episode, turn)
         prompts.append(user_turn(turn.index, turn.tool, turn.arguments))
         responses.append(assistant_turn(turn.result))
         self._history[(world.name, episode.id)] = (turn.index, prompts, responses)
         while len(self._history) > self.max_episodes:
             self._history.popitem(last=False)
-        self.write(self.sample(world, episode, turn, prompts, responses))
+        self.write(self.sample(catalog, episode, turn, prompts, responses))
 
-    def sample(self, world: World, episode: Episode, turn: Turn, prompts: list[str], responses: list[str]) -> JSONDict:
+    def sample(self, catalog: Catalog, episode: Episode, turn: Turn, prompts: list[str], responses: list[str]) -> JSONDict:
         """One AgentWorldBench sample: the trajectory so far, evaluated at its last turn."""
+        world = catalog.world
         return {
             "task": self.task,
             "id": f"{world.name}/{episode.id}",
-            "system_str": self._system(world),
+            "system_str": catalog_system_prompt(catalog),
             "prompt": prompts,
             "response": responses,
             "current_prompt": prompts[-1],
@@ -119,22 +120,16 @@ class TrajectoryRecorder:
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _history_before(self, world: World, episode: Episode, turn: Turn) -> tuple[list[str], list[str]]:
-        known = self._history.get((world.name, episode.id))
+    def _history_before(self, world_name: str, episode: Episode, turn: Turn) -> tuple[list[str], list[str]]:
+        known = self._history.get((world_name, episode.id))
         if known is not None and known[0] == turn.index - 1:
-            self._history.move_to_end((world.name, episode.id))
+            self._history.move_to_end((world_name, episode.id))
             return known[1], known[2]
         # First turn this process sees of the episode (a restart, a process per call, a reset):
         # rebuild from the episode's own trajectory, which the store keeps.
         earlier = [t for t in episode.turns if t.index < turn.index and in_history(t)]
         return ([user_turn(t.index, t.tool, t.arguments) for t in earlier],
                 [assistant_turn(t.result) for t in earlier])
-
-    def _system(self, world: World) -> str:
-        cached = self._systems.get(id(world))
-        if cached is None or cached[0] is not world:
-            cached = self._systems[id(world)] = (world, system_prompt(world))
-        return cached[1]
 
     def _repair_tail(self) -> None:
         """A line cut short by a crash of some older writer is dropped, so the file stays valid JSONL."""

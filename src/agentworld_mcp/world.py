@@ -16,7 +16,7 @@ from typing import Any
 
 import jsonschema
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from .errors import WorldFileError
 
@@ -35,7 +35,7 @@ class Demonstration(BaseModel):
 
 
 class World(BaseModel):
-    """A simulated tool environment (see DESIGN.md, 'Concepts')."""
+    """A simulated tool environment (see docs/architecture.md, 'Concepts')."""
 
     name: str = "world"
     scenario: str = ""
@@ -45,6 +45,7 @@ class World(BaseModel):
     perturbations: Any = None
     backend: JSONDict = Field(default_factory=dict)
     source: str | None = None
+    _tool_index: dict[str, JSONDict] | None = PrivateAttr(default=None)
 
     def tool(self, name: str) -> JSONDict | None:
         return self._by_name().get(name)
@@ -54,11 +55,10 @@ class World(BaseModel):
         return [t["name"] for t in self.tools]
 
     def _by_name(self) -> dict[str, JSONDict]:
-        cached = self.__dict__.get("_tool_index")
-        if cached is None or len(cached) != len(self.tools):
-            cached = {t["name"]: t for t in self.tools}
-            self.__dict__["_tool_index"] = cached
-        return cached
+        index = self._tool_index
+        if index is None or len(index) != len(self.tools):  # tools appended since: index again
+            index = self._tool_index = {t["name"]: t for t in self.tools}
+        return index
 
     @classmethod
     def from_tools(cls, tools: list[JSONDict], **kwargs: Any) -> World:

@@ -9,13 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..config import BackendKind, RecordMode
 from ..errors import ConfigError
 from ..world import World
 from .base import Prediction, Step, WorldModel
 
-BACKENDS = ("schema", "llm")
 
-__all__ = ["BACKENDS", "Prediction", "Step", "WorldModel", "make_backend"]
+__all__ = ["Prediction", "Step", "WorldModel", "make_backend"]
 
 
 def make_backend(
@@ -33,9 +33,9 @@ def make_backend(
     world file and the environment. ``cassette`` (with ``record_mode``) records or replays
     the llm backend's model requests.
     """
-    kind = kind or world.backend.get("type") or "schema"
+    kind = BackendKind.parse(kind or world.backend.get("type") or "schema", "backend")
     cassette = cassette or world.backend.get("cassette")
-    if kind == "schema":
+    if kind is BackendKind.SCHEMA:
         given = sorted(k for k, v in options.items() if v not in (None, []))
         if given or cassette:
             flags = ", ".join(given + (["cassette"] if cassette else []))
@@ -43,8 +43,6 @@ def make_backend(
         from .schema import SchemaWorldModel
 
         return SchemaWorldModel()
-    if kind != "llm":
-        raise ConfigError(f"unknown backend {kind!r}; use one of {', '.join(BACKENDS)}")
     from .llm import LLMSettings, LLMWorldModel
 
     model = LLMWorldModel(LLMSettings.resolve(world.backend, **options))
@@ -52,5 +50,5 @@ def make_backend(
         return model
     from .cassette import Cassette, CassetteWorldModel
 
-    mode = record_mode or world.backend.get("record_mode") or "once"
-    return CassetteWorldModel(model, Cassette(cassette, mode))  # type: ignore[arg-type]
+    mode = record_mode or world.backend.get("record_mode") or RecordMode.ONCE
+    return CassetteWorldModel(model, Cassette(cassette, mode))

@@ -28,17 +28,16 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
 
+from ..config import RecordMode
 from ..errors import CassetteMissError, ConfigError
 from .base import Prediction, Step
 from .llm import Completer, LLMWorldModel
 
 JSONDict = dict[str, Any]
-RecordMode = Literal["once", "new_episodes", "none", "all"]
-RECORD_MODES: tuple[str, ...] = ("once", "new_episodes", "none", "all")
 FORMAT_VERSION = 1
 
 #: Request keys that take part in the match; anything else (credentials, timeouts) never does.
@@ -83,11 +82,9 @@ class Interaction:
 class Cassette:
     """A file of recorded model interactions and the policy for using it."""
 
-    def __init__(self, path: str | Path, mode: RecordMode = "once") -> None:
-        if mode not in RECORD_MODES:
-            raise ConfigError(f"unknown record mode {mode!r}; use one of {', '.join(RECORD_MODES)}")
+    def __init__(self, path: str | Path, mode: RecordMode | str = RecordMode.ONCE) -> None:
         self.path = Path(path)
-        self.mode: RecordMode = mode
+        self.mode = RecordMode.parse(mode, f"cassette {path}")
         self.interactions: dict[str, Interaction] = {}
         self._existed = self.path.exists()
         self._plays: dict[str, int] = {}
@@ -102,7 +99,7 @@ class Cassette:
             raise ConfigError(f"cassette {self.path} does not exist and record mode is 'none' (replay only); "
                               "record it first with --record-mode once")
 
-    # -- the recorder protocol -------------------------------------------------------
+    # -- the Interceptor protocol ----------------------------------------------------
     def default_model(self) -> str | None:
         """The model recorded in the cassette, when replaying and it holds exactly one."""
         if not self._replays:
@@ -224,7 +221,7 @@ class CassetteWorldModel:
     def __init__(self, inner: LLMWorldModel, cassette: Cassette) -> None:
         self.inner = inner
         self.cassette = cassette
-        inner.recorder = cassette
+        inner.interceptor = cassette
         self.name = f"cassette({inner.name})"
 
     async def predict(self, step: Step) -> Prediction:

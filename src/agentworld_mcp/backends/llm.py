@@ -29,7 +29,10 @@ from ..catalog import ToolSpec
 from ..errors import ConfigError, InvalidObservationError, MissingExtraError, ModelEndpointError
 from . import guard
 from .base import Prediction, Step
-from .prompt import Message, ParseError, PromptOptions, build_messages, parse_observation, strip_thinking, system_prompt
+from ..prompt import (
+    Message, ParseError, PromptOptions, build_messages, catalog_system_prompt, parse_observation, strip_thinking,
+    system_prompt,
+)
 
 JSONDict = dict[str, Any]
 logger = logging.getLogger("agentworld_mcp.llm")
@@ -126,8 +129,8 @@ class LLMSettings(BaseModel):
 Completer = Callable[[JSONDict], Awaitable[JSONDict]]
 
 
-class Recorder(Protocol):
-    """Sits around every completion request (cassettes)."""
+class Interceptor(Protocol):
+    """Sits around every completion request (a cassette records or replays it)."""
 
     async def complete(self, request: JSONDict, forward: Completer, meta: JSONDict) -> JSONDict: ...
 
@@ -285,13 +288,12 @@ class LLMWorldModel:
 
     name = "llm"
 
-    def __init__(self, settings: LLMSettings | None = None, *, recorder: Recorder | None = None,
+    def __init__(self, settings: LLMSettings | None = None, *, interceptor: Interceptor | None = None,
                  transport: OpenAITransport | None = None) -> None:
         self.settings = settings or LLMSettings()
         self.transport = transport or OpenAITransport(self.settings)
-        self.recorder = recorder
+        self.interceptor = interceptor
         self.options = PromptOptions(history_budget_tokens=self.settings.history_budget_tokens)
-        self._system: dict[int, tuple[Any, str]] = {}
 
     async def predict(self, step: Step) -> Prediction:
         tool = step.tool
@@ -329,16 +331,15 @@ class LLMWorldModel:
         return Prediction(observation, is_error=is_error, effects=[] if is_error else None, info=info)
 
     def _system_prompt(self, step: Step) -> str:
-        # The static prefix is built once per world: it is most of every prompt.
-        cached = self._system.get(id(step.world))
-        if cached is None or cached[0] is not step.world:
-            cached = self._system[id(step.world)] = (step.world, system_prompt(step.world, self.options))
-        return cached[1]
+        # The static prefix is built once per catalog (shared with the trajectory recorder).
+        if step.catalog is not None:
+            return catalog_system_prompt(step.catalog, self.options)
+        return system_prompt(step.world, self.options)
 
     async def _model(self) -> str:
         if self.settings.model:
             return self.settings.model
-        recorded = self.recorder.default_model() if self.recorder else None
+        recorded = self.interceptor.default_model() if self.interceptor else None
         return recorded or await self.transport.model_name()
 
     def _request(self, model: str, messages: list[Message], tool: ToolSpec) -> JSONDict:
@@ -356,10 +357,10 @@ class LLMWorldModel:
         return request
 
     async def _complete(self, request: JSONDict, tool: ToolSpec, step: Step) -> JSONDict:
-        if self.recorder is None:
+        if self.interceptor is None:
             return await self.transport.complete(request)
         meta = {"tool": tool.name, "turn": step.turn, "episode": step.episode.id}
-        return await self.recorder.complete(request, self.transport.complete, meta)
+        return await self.interceptor.complete(request, self.transport.complete, meta)
 
     def _read(self, response: JSONDict, tool: ToolSpec) -> tuple[Any, bool, list[str]]:
         content = response.get("content")
@@ -397,7 +398,7 @@ def looks_like_error(text: Any) -> bool:
 
 
 def _error_text(content: str | None) -> str | None:
-    from .prompt import extract_observation
+    from ..prompt import extract_observation
 
     text = extract_observation(content)
     return text if looks_like_error(text) else None

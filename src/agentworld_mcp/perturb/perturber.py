@@ -1,10 +1,11 @@
 """The perturbation stage of the step pipeline (see DESIGN.md).
 
-``before`` runs after argument validation and before the world model: it may delay the
-call, add plain-language events for the world model, serve a later page from a snapshot,
-or answer with an injected error (the world model is never asked, so the ledger is
-untouched: a failed create creates nothing). ``after`` cuts a list result into its first
-page.
+``before`` runs after argument validation and before the world model and returns a
+:class:`~agentworld_mcp.step.Gate`: it may delay the call, add plain-language events for
+the world model, serve a later page from a snapshot, answer with an injected error (the
+world model is never asked, so the ledger is untouched: a failed create creates nothing),
+or hand back a fault (JSON-RPC error, hang) for the engine to deliver. ``after`` cuts a
+list result into its first page when the gate asked for it.
 
 Reproducibility: whether a rule fires depends on the episode's seed, the episode id, the
 rule and the call sequence only (``episode.rng(...)``, per-rule call counters in episode
@@ -20,10 +21,10 @@ import logging
 import time
 from typing import Any
 
-from ..backends.base import Step
 from ..catalog import ToolSpec
-from ..errors import InjectedHang, InjectedProtocolError
+from ..errors import InjectedFault, InjectedHang, InjectedProtocolError
 from ..result import ToolResult
+from ..step import OPEN, Gate, Step
 from ..world import World
 from . import pagination as pg
 from . import wording
@@ -78,21 +79,22 @@ class PolicyPerturber:
 
     # -- the protocol -----------------------------------------------------------------
 
-    async def before(self, step: Step, fired: list[JSONDict], overrides: Any = None) -> ToolResult | None:
+    async def before(self, step: Step, overrides: Any = None) -> Gate:
         ep_state = step.episode.state
         mine: JSONDict | None = ep_state.get(STATE_KEY)
         if overrides is None and mine is None and not self.base.rules:
-            return None  # the fast path: nothing configured anywhere
+            return OPEN  # the fast path: nothing configured anywhere
         compiled = self._resolve(step, overrides)
         rules = compiled.rules_for(step.tool)
         if mine is None:
             if not rules:
-                return None
+                return OPEN
             mine = ep_state.setdefault(STATE_KEY, {})
-        mine.pop("pending", None)
         self._replay_events(step, mine)
         if not rules:
-            return None
+            return OPEN
+        gate = Gate()
+        fired = gate.fired
         style = compiled.style_of(step.tool)
         counts, fires_so_far = mine.setdefault("calls", {}), mine.get("fires") or {}
         delay = 0.0
@@ -115,7 +117,7 @@ class PolicyPerturber:
             elif rule.kind == "instruct":
                 self._instruct(rule, step, mine, fired)
             elif rule.kind == "paginate":
-                mine["pending"] = {"rule": rule.key, "page_size": rule.page_size}  # after() cuts the first page
+                gate.paginate = {"rule": rule.key, "page_size": rule.page_size}  # after() cuts the first page
             elif error is None and rule.kind in ERROR_KINDS:
                 text = wording.error_text(rule.kind, step.tool, step.arguments, rule, style, self._rng(step, rule, "text"))
                 entry = {"message": text}
@@ -124,20 +126,24 @@ class PolicyPerturber:
                 delay += self._delay(rule, step)
             elif error is None and rule.kind in ("protocol_error", "hang"):
                 await _sleep(delay + self._delay(rule, step))
-                self._fault(rule, step, mine, fired, style)
+                gate.fault = self._fault(rule, step, mine, fired, style)
+                gate.result, gate.paginate = gate.fault.result, None  # type: ignore[assignment]
+                return gate
         await _sleep(delay)
         if error is not None:
-            mine.pop("pending", None)
-            return error
-        return self._continuation(step, rules, mine, fired, style)
+            gate.result, gate.paginate = error, None
+            return gate
+        page = self._continuation(step, rules, mine, fired, style)
+        if page is not None:
+            gate.result, gate.paginate = page, None
+        return gate
 
-    def after(self, step: Step, result: ToolResult, fired: list[JSONDict]) -> ToolResult:
-        mine = step.episode.state.get(STATE_KEY)
-        if not mine or "pending" not in mine:
+    def after(self, step: Step, result: ToolResult, gate: Gate) -> ToolResult:
+        pending = gate.paginate
+        if pending is None or result.is_error:
             return result
-        pending = mine.pop("pending")
-        if result.is_error:
-            return result
+        mine = step.episode.state.setdefault(STATE_KEY, {})
+        fired = gate.fired
         spec = step.tool
         conv = self._conv(spec)
         listing = pg.listing_of(spec, result)
@@ -270,15 +276,15 @@ class PolicyPerturber:
         for event in mine.get("events", ()):
             step.instructions.append(f"(since turn {event['turn']}) {event['text']}")
 
-    def _fault(self, rule: Rule, step: Step, mine: JSONDict, fired: list[JSONDict], style: str) -> None:
+    def _fault(self, rule: Rule, step: Step, mine: JSONDict, fired: list[JSONDict], style: str) -> InjectedFault:
         if rule.kind == "protocol_error":
             message = rule.message or f"Internal error while calling {step.tool.name}"
             self._fired(rule, mine, fired, {"code": rule.rpc_code, "message": message})
-            raise InjectedProtocolError(rule.rpc_code, message)
+            return InjectedProtocolError(rule.rpc_code, message)
         text = wording.error_text("timeout", step.tool, step.arguments, rule, style,  # type: ignore[arg-type]
                                   self._rng(step, rule, "text"))
         self._fired(rule, mine, fired, {"seconds": rule.seconds, "message": text})
-        raise InjectedHang(rule.seconds, _error(text, rule))
+        return InjectedHang(rule.seconds, _error(text, rule))
 
     # -- pagination: later pages -----------------------------------------------------------
 
@@ -297,7 +303,6 @@ class PolicyPerturber:
             decoded = pg.decode_cursor(args.get(conv.cursor_arg or ""))
             snap = snapshots.get(decoded[0]) if decoded else None
             if decoded is None or snap is None or snap["key"] != pg.snapshot_key(spec, args, conv):
-                mine.pop("pending", None)
                 cursor = args.get(conv.cursor_arg or "")
                 self._fired(rule, mine, fired, {"error": "invalid_cursor", "cursor": cursor})
                 return _error(wording.bad_cursor_text(spec, cursor, style), rule)  # type: ignore[arg-type]
@@ -311,7 +316,6 @@ class PolicyPerturber:
                 return None  # no listing yet: let the world model answer, after() snapshots it
             size = pg.page_size(conv, args, snap["size"])
             start = pg.start_of(conv, args, size) or 0
-        mine.pop("pending", None)
         self._fired(rule, mine, fired, _page_record(conv, snapshot_id, start, size, snap))
         return pg.render_page(spec, conv, snap, snapshot_id, start, size)
 

@@ -19,7 +19,7 @@ import fnmatch
 from functools import cached_property
 import hashlib
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..errors import PerturbationPolicyError
 from ..roles import ToolRole
+from .presets import PRESETS
 
 JSONDict = dict[str, Any]
 
@@ -157,8 +158,6 @@ class Policy(BaseModel):
     @classmethod
     def _presets(cls, value: Any) -> Any:
         value = (value,) if isinstance(value, str) else value
-        from .presets import PRESETS
-
         for name in value or ():
             if name not in PRESETS:
                 raise ValueError(f"unknown preset {name!r}; presets: {', '.join(PRESETS)}")
@@ -166,8 +165,6 @@ class Policy(BaseModel):
 
     def all_rules(self) -> tuple[Rule, ...]:
         """Preset rules first, then the policy's own."""
-        from .presets import preset_policy
-
         inherited: tuple[Rule, ...] = ()
         for name in self.preset:
             inherited += preset_policy(name).all_rules()
@@ -223,8 +220,6 @@ def _describe(error: Any) -> str:
 
 def load_policy_arg(arg: str) -> Policy:
     """``--perturb`` on the command line: a preset name, a policy file, or inline JSON/YAML."""
-    from .presets import PRESETS
-
     text = arg.strip()
     if text in PRESETS or text.lower() in OFF:
         return parse_policy(text, source="--perturb")
@@ -247,3 +242,9 @@ def _yaml(text: str, source: str) -> Any:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise PerturbationPolicyError(source, [f"invalid YAML/JSON: {exc}"]) from None
+
+
+@cache
+def preset_policy(name: str) -> Policy:
+    """The preset ``name`` as a :class:`Policy` (parsed once)."""
+    return parse_policy(PRESETS[name], source=f"preset {name!r}")

@@ -7,7 +7,6 @@ they key the counters in episode state and appear in each turn's record.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 JSONDict = dict[str, Any]
@@ -35,11 +34,3 @@ PRESETS: dict[str, JSONDict] = {
         {"name": "chaos/forbidden", "kind": "permission_denied", "roles": ["write"], "probability": 0.02},
     ]},
 }
-
-
-@cache
-def preset_policy(name: str) -> Any:
-    """The preset ``name`` as a :class:`~.policy.Policy` (parsed once)."""
-    from .policy import parse_policy
-
-    return parse_policy(PRESETS[name], source=f"preset {name!r}")

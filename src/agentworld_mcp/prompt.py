@@ -30,11 +30,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..catalog import ToolSpec
-from ..episode import Turn
-from ..ledger import Ledger
-from ..result import SIMULATOR_ERROR_META, dump_json
-from ..world import World
+from .catalog import Catalog, ToolSpec
+from .episode import Turn
+from .ledger import Ledger
+from .result import SIMULATOR_ERROR_META, dump_json
+from .world import World
 
 JSONDict = dict[str, Any]
 Message = dict[str, str]
@@ -129,6 +129,12 @@ def render_seed(world: World, options: PromptOptions) -> str:
         if len(entities) > options.max_fact_entities:
             lines.append(f"- {collection}: ... and {len(entities) - options.max_fact_entities} more")
     return "\n".join(lines) + "\n"
+
+
+def catalog_system_prompt(catalog: Catalog, options: PromptOptions = PromptOptions()) -> str:
+    """:func:`system_prompt` of the catalog's world, built once per catalog and options
+    (the llm backend and the trajectory recorder share it)."""
+    return catalog.derived(("system_prompt", options), lambda: system_prompt(catalog.world, options))
 
 
 def system_prompt(world: World, options: PromptOptions = PromptOptions()) -> str:
