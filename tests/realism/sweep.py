@@ -1,0 +1,106 @@
+"""Every tool of a catalog, called with generated valid arguments, over stdio.
+
+One ``agentworld-mcp serve CATALOG.json`` process per catalog; each tool gets ``CALLS``
+calls whose arguments are generated from its ``inputSchema`` with a seed
+(:func:`agentworld_mcp.values.generate`). What can go wrong is counted by kind:
+
+* ``protocol``: a JSON-RPC error instead of a tool result;
+* ``hang``: no answer within ``CALL_TIMEOUT_S``;
+* ``schema``: ``structuredContent`` that does not validate against the ``outputSchema``
+  (checked here with jsonschema, since the SDK's client only checks it sometimes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import jsonschema
+from mcp.shared.exceptions import McpError
+
+from agentworld_mcp import values
+
+from ..conftest import stdio_session
+from .harness import catalog_path
+
+CALLS = 10
+CALL_TIMEOUT_S = 10.0
+JSONDict = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str  # protocol | hang | schema
+    tool: str
+    arguments: JSONDict
+    detail: str
+
+    def __str__(self) -> str:
+        args = json.dumps(self.arguments, default=str)
+        return f"{self.kind}: {self.tool}({args[:200]}): {self.detail[:300]}"
+
+
+@dataclass
+class SweepReport:
+    catalog: str
+    calls: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    def count(self, kind: str) -> int:
+        return sum(p.kind == kind for p in self.problems)
+
+    def summary(self) -> str:
+        counts = Counter(p.kind for p in self.problems)
+        return (f"{self.catalog}: {self.calls} calls, {counts['protocol']} protocol errors, "
+                f"{counts['hang']} hangs, {counts['schema']} schema-invalid structuredContent")
+
+
+def tools_of(catalog: str) -> list[JSONDict]:
+    return list(json.loads(catalog_path(catalog).read_text())["tools"])
+
+
+def arguments_for(catalog: str, tool: JSONDict, index: int) -> JSONDict:
+    """Seeded valid arguments: the same catalog, tool and index always give the same call."""
+    schema = tool.get("inputSchema") or {"type": "object"}
+    rng = random.Random(f"sweep:{catalog}:{tool['name']}:{index}")
+    generated = values.generate(schema, rng, tool["name"], root=schema)
+    return generated if isinstance(generated, dict) else {}
+
+
+async def sweep(catalog: str, only: set[str] | None = None, skip: set[str] | None = None) -> SweepReport:
+    """``CALLS`` calls to every tool of ``catalog`` (those in ``only``, less ``skip``)."""
+    report = SweepReport(catalog)
+    tools = [t for t in tools_of(catalog)
+             if (only is None or t["name"] in only) and t["name"] not in (skip or set())]
+    async with stdio_session(str(catalog_path(catalog))) as session:
+        for tool in tools:  # a tool's calls go out together, as a busy client sends them
+            calls = [arguments_for(catalog, tool, index) for index in range(CALLS)]
+            report.calls += len(calls)
+            schema = tool.get("outputSchema")
+            validator = jsonschema.validators.validator_for(schema)(schema) if schema else None
+            problems = await asyncio.gather(*(_call(session, tool, arguments, validator) for arguments in calls))
+            report.problems.extend(p for p in problems if p)
+    return report
+
+
+async def _call(session: Any, tool: JSONDict, arguments: JSONDict, validator: Any) -> Problem | None:
+    name = tool["name"]
+    try:
+        result = await asyncio.wait_for(session.call_tool(name, arguments), CALL_TIMEOUT_S)
+    except TimeoutError:
+        return Problem("hang", name, arguments, f"no answer in {CALL_TIMEOUT_S:.0f} s")
+    except McpError as exc:
+        return Problem("protocol", name, arguments, str(exc))
+    except RuntimeError as exc:  # the SDK's own outputSchema check
+        return Problem("schema", name, arguments, str(exc))
+    if validator is not None and not result.isError:
+        if result.structuredContent is None:
+            return Problem("schema", name, arguments, "no structuredContent though the tool has an outputSchema")
+        error = jsonschema.exceptions.best_match(validator.iter_errors(result.structuredContent))
+        if error is not None:
+            return Problem("schema", name, arguments, error.message)
+    return None
