@@ -118,6 +118,25 @@ async def test_episodes_have_separate_databases(tmp_path: Path) -> None:
             "Database error: no such table: only_in_a")
 
 
+async def test_the_database_clock_is_the_simulated_clock_so_episodes_replay_byte_for_byte() -> None:
+    """``DEFAULT CURRENT_TIMESTAMP`` reads the simulated clock (turn N is N minutes after the start)."""
+    from agentworld_mcp import Simulator
+    from agentworld_mcp.world import load_world
+
+    answers = []
+    for _ in range(2):
+        async with Simulator(load_world(SQLITE)) as sim:
+            await sim.call("create_table", {"query": "CREATE TABLE events (id INTEGER PRIMARY KEY, "
+                                                     "at TEXT DEFAULT CURRENT_TIMESTAMP, note TEXT)"})
+            await sim.call("write_query", {"query": "INSERT INTO events (note) VALUES ('CURRENT_TIMESTAMP')"})
+            rows = await sim.call("read_query", {"query": "SELECT * FROM events"})
+            described = await sim.call("describe_table", {"table_name": "events"})
+            answers.append((rows.text, described.text))
+    assert answers[0] == answers[1]
+    assert answers[0][0] == "[{'id': 1, 'at': '2026-03-09 09:02:00', 'note': 'CURRENT_TIMESTAMP'}]"
+    assert "'dflt_value': 'CURRENT_TIMESTAMP'" in answers[0][1]  # described as declared
+
+
 # -- a Postgres server: JSON rows, Postgres SQL, Postgres errors ----------------------------------
 
 

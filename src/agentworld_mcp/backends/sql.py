@@ -25,39 +25,29 @@ call that changed it returns one ``update`` effect carrying the copy's new dump.
 statement returns no effect and leaves the database as it was, exactly like a rolled-back
 transaction; a read returns no effect at all. The pristine copies are cached per dump, so
 consecutive calls do not replay the dump.
+
+This module answers the calls; :mod:`.sql_db` keeps the database and :mod:`.sql_dialects`
+translates other dialects and words errors as they do.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import sqlite3
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..errors import SimulatorError
 from ..ledger import Effect
 from ..roles import ToolRole
 from ..world import World
 from .base import Prediction, Step
-from .sql_roles import DB_COLLECTION, TABLE_ARGS, dialect_of
+from .sql_db import Database, Outcome, SQLFailure, open_database, remember
+from .sql_dialects import command, data_type, worded
+from .sql_roles import DB_COLLECTION, DB_NAME, TABLE_ARGS, dialect_of
 
 JSONDict = dict[str, Any]
-DB_NAME = "main"
 _WRITE_PREFIXES = ("INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "REPLACE")
-_CACHE_SIZE = 32
-
-
-class SeedSQLError(SimulatorError):
-    """A world's seeded SQL does not run."""
-
-    kind = "seed_sql_error"
-
-
-class SQLFailure(Exception):
-    """A statement failed; the message is the database's, worded in the catalog's dialect."""
 
 
 @dataclass(frozen=True)
@@ -112,341 +102,27 @@ def convention(world: World) -> Convention:
 # -- the episode's database -----------------------------------------------------------------------
 
 
-@dataclass
-class Outcome:
-    """What one statement did."""
-
-    command: str
-    columns: list[str] = field(default_factory=list)
-    rows: list[JSONDict] = field(default_factory=list)
-    rowcount: int = -1
-    lastrowid: int | None = None
-
-
-class Database:
-    """A working copy of the episode's database: run statements, then ask what changed."""
-
-    def __init__(self, conn: sqlite3.Connection, dump: list[str], dialect: str) -> None:
-        self.conn = conn
-        self.dialect = dialect
-        self._dump = dump
-        self._version = self._schema_version()
-        self._own_changes = 0  # rows we wrote ourselves (information_schema), not the caller
-
-    def run(self, sql: str) -> Outcome:
-        """Run ``sql`` (in the catalog's dialect); the last statement's outcome."""
-        statements = to_sqlite(sql, self.dialect)
-        if len(statements) > 1 and self.dialect == "sqlite":
-            statements = [sql]  # sqlite3 itself refuses several statements, in its own words
-        outcome = Outcome(_command(sql))
-        try:
-            for statement in statements:
-                if "information_schema" in statement.lower():
-                    self._information_schema()
-                cursor = self.conn.execute(statement)
-                columns = [d[0] for d in cursor.description or ()]
-                rows = [dict(zip(columns, row)) for row in cursor.fetchall()] if columns else []
-                outcome = Outcome(_command(statement), columns, rows, cursor.rowcount, cursor.lastrowid)
-        except sqlite3.Error as exc:
-            raise SQLFailure(worded(str(exc), self.dialect, self)) from exc
-        return outcome
-
-    def query(self, sql: str, *params: Any) -> list[JSONDict]:
-        """Rows of a statement of our own (catalog introspection), already in SQLite."""
-        cursor = self.conn.execute(sql, params)
-        columns = [d[0] for d in cursor.description or ()]
-        return [dict(zip(columns, row)) for row in cursor.fetchall()]
-
-    @property
-    def changed(self) -> bool:
-        return self.conn.total_changes > self._own_changes or self._schema_version() != self._version
-
-    def dump(self) -> list[str]:
-        if not self.changed:
-            return self._dump
-        return dump(self.conn)
-
-    def tables(self) -> list[str]:
-        return [r["name"] for r in self.query("SELECT name FROM sqlite_master WHERE type='table' "
-                                              "AND name NOT LIKE 'sqlite_%' ORDER BY rowid")]
-
-    def columns(self, table: str) -> list[JSONDict]:
-        return self.query("SELECT * FROM pragma_table_info(?)", table)
-
-    def _schema_version(self) -> int:
-        return int(self.conn.execute("PRAGMA schema_version").fetchone()[0])
-
-    def _information_schema(self) -> None:
-        """``information_schema.tables``/``columns`` as Postgres and MySQL clients query them."""
-        before = self.conn.total_changes
-        attached = {r[1] for r in self.conn.execute("PRAGMA database_list")}
-        if "information_schema" not in attached:
-            self.conn.execute("ATTACH ':memory:' AS information_schema")
-        schema = "public" if self.dialect in ("postgres", "redshift") else DB_NAME
-        self.conn.executescript(
-            "DROP TABLE IF EXISTS information_schema.tables; DROP TABLE IF EXISTS information_schema.columns;"
-            "CREATE TABLE information_schema.tables (table_catalog, table_schema, table_name, table_type);"
-            "CREATE TABLE information_schema.columns (table_catalog, table_schema, table_name, column_name,"
-            " ordinal_position, column_default, is_nullable, data_type);")
-        for table in self.tables():
-            self.conn.execute("INSERT INTO information_schema.tables VALUES (?, ?, ?, 'BASE TABLE')",
-                              (DB_NAME, schema, table))
-            for col in self.columns(table):
-                self.conn.execute("INSERT INTO information_schema.columns VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                  (DB_NAME, schema, table, col["name"], col["cid"] + 1, col["dflt_value"],
-                                   "NO" if col["notnull"] or col["pk"] else "YES", data_type(col["type"], self.dialect)))
-        self._own_changes += self.conn.total_changes - before
-
-
-_PRISTINE: OrderedDict[str, tuple[sqlite3.Connection, list[str]]] = OrderedDict()
-
-
-def open_database(step: Step, conv: Convention) -> Database:
-    """A working copy of the episode's database (the ledger's ``sql_databases/main``, else empty)."""
-    entity = step.episode.ledger.get(DB_COLLECTION, DB_NAME)
-    fields = entity.fields if entity is not None else {}
-    dialect = str(fields.get("dialect") or conv.dialect)
-    source = fields.get("sql") or []
-    statements = [source] if isinstance(source, str) else [str(s) for s in source]
-    digest = hashlib.sha256(json.dumps([dialect, statements]).encode()).hexdigest()
-    cached = _PRISTINE.get(digest)
-    if cached is None:
-        cached = _PRISTINE[digest] = _build(dialect, statements)
-        while len(_PRISTINE) > _CACHE_SIZE:
-            _PRISTINE.popitem(last=False)
-    _PRISTINE.move_to_end(digest)
-    pristine, dump = cached
-    work = _connect(step.turn)
-    pristine.backup(work)
-    return Database(work, dump, conv.dialect)
-
-
-def _connect(turn: int) -> sqlite3.Connection:
-    """A fresh in-memory database whose ``now()`` is the simulated clock at ``turn``."""
-    from .schema import clock
-
-    conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
-    stamp = clock(turn).strftime("%Y-%m-%d %H:%M:%S")
-    conn.create_function("now", 0, lambda: stamp, deterministic=True)
-    return conn
-
-
-def _build(dialect: str, statements: list[str]) -> tuple[sqlite3.Connection, list[str]]:
-    conn = _connect(0)  # seed state is at turn 0
-    try:
-        for statement in statements:
-            if dialect == "sqlite":
-                conn.executescript(statement)
-            else:
-                for translated in to_sqlite(statement, dialect):
-                    conn.execute(translated)
-    except sqlite3.Error as exc:
-        raise SeedSQLError(f"the world's seeded SQL does not run: {exc}",
-                           hint=f"check seed.{DB_COLLECTION} in the world file") from exc
-    return conn, statements if dialect == "sqlite" else dump(conn)
-
-
-def dump(conn: sqlite3.Connection) -> list[str]:
-    """The database as SQL statements that rebuild it exactly.
-
-    Unlike ``iterdump`` (tables by name, rows renumbered) it keeps the order tables were
-    created in (``list_tables`` answers in that order) and every row's rowid.
-    """
-    tables: list[str] = []
-    later: list[str] = []
-    sequence: list[str] = []
-    master = conn.execute("SELECT name, type, sql FROM sqlite_master WHERE sql NOT NULL ORDER BY rowid").fetchall()
-    for name, kind, sql in master:
-        if kind != "table":
-            later.append(f"{sql};")  # indexes, views and triggers once the rows are in
-            continue
-        if name == "sqlite_sequence":
-            sequence = ['DELETE FROM "sqlite_sequence";'] + [
-                f'INSERT INTO "sqlite_sequence" VALUES({_quoted(n)},{seq});'
-                for n, seq in conn.execute('SELECT name, seq FROM "sqlite_sequence"')]
-            continue
-        if name.startswith("sqlite_"):
-            continue
-        tables.append(f"{sql};")
-        ident = name.replace('"', '""')
-        info = conn.execute(f'PRAGMA table_info("{ident}")').fetchall()
-        columns = [str(r[1]) for r in info]
-        keys = [r for r in info if r[5]]
-        aliased = len(keys) == 1 and str(keys[0][2]).upper() == "INTEGER"  # INTEGER PRIMARY KEY is the rowid
-        if not aliased and not re.search(r"without\s+rowid", sql, re.IGNORECASE) and not {
-                "rowid", "_rowid_", "oid"} & {c.lower() for c in columns}:
-            columns = ["rowid", *columns]  # keep rowids: a read after deletes sees the same ones
-        names = ",".join('"{}"'.format(c.replace('"', '""')) for c in columns)
-        values = "||','||".join('quote("{}")'.format(c.replace('"', '""')) for c in columns)
-        tables += [f'INSERT INTO "{ident}"({names}) VALUES({row});'
-                   for (row,) in conn.execute(f'SELECT {values} FROM "{ident}"')]
-    return tables + later + sequence
-
-
-def _quoted(value: Any) -> str:
-    return "'" + str(value).replace("'", "''") + "'"
-
-
-# -- dialects -------------------------------------------------------------------------------------
-
-
-def to_sqlite(sql: str, dialect: str) -> list[str]:
-    """``sql`` as SQLite statements; what sqlglot cannot parse is left for SQLite to reject in its words."""
-    if dialect == "sqlite":
-        return [sql]
-    import sqlglot
-    from sqlglot import exp
-
-    try:
-        trees = sqlglot.parse(sql, read=dialect)
-    except sqlglot.errors.SqlglotError:
-        return [sql]
-    out = []
-    for tree in trees:
-        if tree is None:
-            continue
-        for node in tree.find_all(exp.DataType):  # SERIAL is an autoincrementing INTEGER PRIMARY KEY in SQLite
-            if node.this in (exp.DataType.Type.SERIAL, exp.DataType.Type.BIGSERIAL, exp.DataType.Type.SMALLSERIAL):
-                node.set("this", exp.DataType.Type.INT)
-        for table in tree.find_all(exp.Table):  # one schema: public.users is users
-            if table.args.get("db") is not None and table.db.lower() in ("public", DB_NAME) and not table.catalog:
-                table.set("db", None)
-        if isinstance(tree, exp.Create) and str(tree.kind).upper() == "INDEX":
-            for ordered in tree.find_all(exp.Ordered):  # SQLite indexes take no NULLS FIRST/LAST
-                ordered.set("nulls_first", True)
-        _simulated_clock(tree)
-        if isinstance(tree, exp.Select) and dialect in ("postgres", "redshift"):
-            _postgres_names(tree)
-        try:
-            out.append(tree.sql(dialect="sqlite"))
-        except sqlglot.errors.SqlglotError:
-            return [sql]
-    return out or [sql]
-
-
-def _simulated_clock(tree: Any) -> None:
-    """``now()``, ``CURRENT_DATE``... read the simulated clock (:func:`now`), never the wall clock."""
-    from sqlglot import exp
-
-    clock: dict[type, str] = {exp.CurrentTimestamp: "now()", exp.Localtimestamp: "now()",
-                              exp.CurrentDate: "date(now())", exp.CurrentTime: "time(now())"}
-    for node in list(tree.walk()):
-        replacement = clock.get(type(node))
-        if replacement is not None:
-            new = sqlglot_expression(replacement)
-            # SQLite takes an expression default only in parentheses: DEFAULT (now())
-            node.replace(exp.Paren(this=new) if isinstance(node.parent, exp.DefaultColumnConstraint) else new)
-
-
-def sqlglot_expression(sql: str) -> Any:
-    import sqlglot
-
-    return sqlglot.parse_one(sql, read="sqlite")
-
-
-def _postgres_names(select: Any) -> None:
-    """Result columns named as Postgres names them (``count``, ``name`` for ``name::text``, ``?column?``)."""
-    from sqlglot import exp
-
-    for i, projection in enumerate(select.expressions):
-        if isinstance(projection, (exp.Alias, exp.Column, exp.Star)):
-            continue
-        inner = projection
-        while isinstance(inner, (exp.Cast, exp.TryCast, exp.Window)):
-            inner = inner.this
-        if isinstance(inner, exp.Column):
-            name = inner.name
-        elif isinstance(inner, exp.Anonymous):
-            name = str(inner.name).lower()
-        elif isinstance(inner, exp.Func):
-            name = inner.sql_name().lower()
-        else:
-            name = "?column?"
-        select.expressions[i] = exp.alias_(projection, name, quoted=True)
-
-
-_POSTGRES_ERRORS: tuple[tuple[str, str], ...] = (
-    (r"no such table: (?:\w+\.)?(.+)", 'relation "{0}" does not exist'),
-    (r"no such column: (.+)", 'column "{0}" does not exist'),
-    (r"table \"?(.+?)\"? already exists", 'relation "{0}" already exists'),
-    (r"NOT NULL constraint failed: (\w+)\.(\w+)", 'null value in column "{1}" of relation "{0}" violates not-null constraint'),
-    (r'near "(.+?)": syntax error', 'syntax error at or near "{0}"'),
-    (r"incomplete input", "syntax error at end of input"),
-)
-_MYSQL_ERRORS: tuple[tuple[str, str], ...] = (
-    (r"no such table: (?:\w+\.)?(.+)", "Table '" + DB_NAME + ".{0}' doesn't exist"),
-    (r"no such column: (.+)", "Unknown column '{0}' in 'field list'"),
-    (r"table \"?(.+?)\"? already exists", "Table '{0}' already exists"),
-    (r"NOT NULL constraint failed: (\w+)\.(\w+)", "Column '{1}' cannot be null"),
-    (r'near "(.+?)": syntax error', ("You have an error in your SQL syntax; check the manual that corresponds to "
-                                    "your MySQL server version for the right syntax to use near '{0}' at line 1")),
-)
-
-
-def worded(message: str, dialect: str, db: Database | None = None) -> str:
-    """SQLite's error message as the catalog's database words it."""
-    unique = re.fullmatch(r"UNIQUE constraint failed: (\w+)\.(\w+)", message)
-    if unique and dialect in ("postgres", "redshift"):
-        table, column = unique.groups()
-        primary = db is not None and any(c["name"] == column and c["pk"] for c in db.columns(table))
-        name = f"{table}_pkey" if primary else f"{table}_{column}_key"
-        return f'duplicate key value violates unique constraint "{name}"'
-    patterns = _POSTGRES_ERRORS if dialect in ("postgres", "redshift") else _MYSQL_ERRORS if dialect == "mysql" else ()
-    for pattern, template in patterns:
-        match = re.fullmatch(pattern, message)
-        if match:
-            return template.format(*match.groups())
-    return message
-
-
-def data_type(declared: str, dialect: str) -> str:
-    """A declared column type as the dialect's catalog reports it (``VARCHAR(100)`` -> ``character varying``)."""
-    base = declared.split("(")[0].strip().lower()
-    if dialect not in ("postgres", "redshift"):
-        return base or "text"
-    return {"int": "integer", "integer": "integer", "bigint": "bigint", "smallint": "smallint", "serial": "integer",
-            "varchar": "character varying", "char": "character", "text": "text", "real": "real",
-            "double": "double precision", "float": "double precision", "numeric": "numeric", "decimal": "numeric",
-            "boolean": "boolean", "bool": "boolean", "timestamp": "timestamp without time zone",
-            "timestamptz": "timestamp with time zone", "date": "date", "json": "json", "jsonb": "jsonb",
-            "uuid": "uuid", "bytea": "bytea", "blob": "bytea"}.get(base, base or "text")
-
-
-def _command(sql: str) -> str:
-    """``INSERT``, ``CREATE TABLE``...: the statement's command as Postgres reports it."""
-    tokens = re.sub(r"^(\s|--[^\n]*\n|/\*.*?\*/)+", "", sql, flags=re.DOTALL).split()
-    if not tokens:
-        return ""
-    first = tokens[0].upper().rstrip(";")
-    if first in ("CREATE", "DROP", "ALTER") and len(tokens) > 1:
-        second = tokens[1].upper()
-        if second in ("UNIQUE", "TEMP", "TEMPORARY", "VIRTUAL") and len(tokens) > 2:
-            second = tokens[2].upper()
-        return f"{first} {second}"
-    return first
-
-
-# -- answering ------------------------------------------------------------------------------------
-
-
 def predict_sql(step: Step, role: ToolRole) -> Prediction:
     """The database's answer to ``step`` and, when it changed the database, its new dump as an effect."""
     conv = convention(step.world)
-    db = open_database(step, conv)
+    db = open_database(step, conv.dialect)
     try:
         body = _OPS.get(role.op or "query", _query)(step, role, db, conv)
-    except SQLFailure as exc:
-        return _error(step, conv, str(exc), database=True)
-    except _Refused as exc:
-        return _error(step, conv, str(exc), database=False)
-    finally:
-        dump = db.dump() if db.changed else None
+    except (SQLFailure, _Refused) as exc:  # nothing changes: the copy is thrown away, as a rollback would
         db.conn.close()
+        return _error(step, conv, str(exc), database=isinstance(exc, SQLFailure))
+    except BaseException:
+        db.conn.close()
+        raise
     effects: list[Effect] = []
-    if dump is not None:
+    if db.changed:
+        dump = db.dump()
+        remember(db.conn, "sqlite", dump, dump)  # the next call starts from this copy, not from the dump
         existing = step.episode.ledger.get(DB_COLLECTION, DB_NAME) is not None
         effects.append(Effect("update" if existing else "create", DB_COLLECTION, DB_NAME,
                               {"name": DB_NAME, "dialect": "sqlite", "sql": dump}))
+    else:
+        db.conn.close()
     return _answer(step, conv, body, effects)
 
 
@@ -478,7 +154,7 @@ def _read(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
         raise _Refused(f"Only SELECT queries are allowed for {step.tool.name}")
     outcome = db.run(sql)
     if db.changed:  # a read-only transaction refuses writes
-        raise SQLFailure(f"cannot execute {outcome.command or _command(sql)} in a read-only transaction"
+        raise SQLFailure(f"cannot execute {outcome.command or command(sql)} in a read-only transaction"
                          if conv.dialect in ("postgres", "redshift") else
                          "attempt to write a readonly database")
     return _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns)
@@ -594,7 +270,7 @@ def _row_op(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body
         columns = [d[0] for d in cursor.description or ()]
         rows = [dict(zip(columns, r)) for r in cursor.fetchall()]
     except sqlite3.Error as exc:
-        raise SQLFailure(worded(str(exc), conv.dialect, db)) from exc
+        raise SQLFailure(worded(str(exc), conv.dialect, db.is_primary_key)) from exc
     if conv.rows == "repr":
         return _Body(rows=[{"affected_rows": len(rows)}], count=len(rows))
     return _Body(rows=rows, count=len(rows), columns=columns)
@@ -696,4 +372,4 @@ def _error(step: Step, conv: Convention, message: str, *, database: bool) -> Pre
     return Prediction(message, is_error=True, effects=[])
 
 
-__all__ = ["Convention", "SQLFailure", "convention", "open_database", "predict_sql", "to_sqlite", "worded"]
+__all__ = ["Convention", "convention", "predict_sql", "render_rows"]

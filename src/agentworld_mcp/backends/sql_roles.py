@@ -30,6 +30,8 @@ JSONDict = dict[str, Any]
 
 #: The ledger collection holding the episode's databases (one entity per database).
 DB_COLLECTION = "sql_databases"
+#: The one database of an episode (its key in that collection).
+DB_NAME = "main"
 #: Arguments that carry a SQL statement, most specific first.
 SQL_ARGS = ("sql", "sql_query", "sqlQuery", "query_sql", "sql_statement", "statement", "query", "sqlStatement")
 #: Arguments naming a table, a schema or parts of a row operation.

@@ -1,0 +1,191 @@
+"""SQL of other dialects run by SQLite, and SQLite's answers worded as those databases word them.
+
+* :func:`to_sqlite` translates a statement with sqlglot (``SERIAL``, ``ILIKE``, ``::casts``,
+  ``public.`` schemas, Postgres result column names) and caches the translation;
+* the clock keywords and ``now()`` read the simulated clock, so an episode replays byte for byte;
+* :func:`worded` turns SQLite's error messages into Postgres' or MySQL's;
+* :func:`data_type` reports a declared column type as the dialect's catalog does.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from typing import Any
+
+from .sql_roles import DB_NAME
+
+JSONDict = dict[str, Any]
+
+
+def to_sqlite(sql: str, dialect: str) -> list[str]:
+    """``sql`` as SQLite statements; what sqlglot cannot parse is left for SQLite to reject in its words."""
+    return list(_translated(sql, dialect))
+
+
+@functools.lru_cache(maxsize=1024)  # agents repeat their queries; parsing is most of a call's cost
+def _translated(sql: str, dialect: str) -> tuple[str, ...]:
+    return tuple(_translate(sql, dialect))
+
+
+def _translate(sql: str, dialect: str) -> list[str]:
+    if dialect == "sqlite":
+        return [sqlite_clock(sql)]  # as it is, so SQLite words its own errors; only the clock is ours
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        trees = sqlglot.parse(sql, read=dialect)
+    except sqlglot.errors.SqlglotError:
+        return [sql]
+    out = []
+    for tree in trees:
+        if tree is None:
+            continue
+        for node in tree.find_all(exp.DataType):  # SERIAL is an autoincrementing INTEGER PRIMARY KEY in SQLite
+            if node.this in (exp.DataType.Type.SERIAL, exp.DataType.Type.BIGSERIAL, exp.DataType.Type.SMALLSERIAL):
+                node.set("this", exp.DataType.Type.INT)
+        for table in tree.find_all(exp.Table):  # one schema: public.users is users
+            if table.args.get("db") is not None and table.db.lower() in ("public", DB_NAME) and not table.catalog:
+                table.set("db", None)
+        if isinstance(tree, exp.Create) and str(tree.kind).upper() == "INDEX":
+            for ordered in tree.find_all(exp.Ordered):  # SQLite indexes take no NULLS FIRST/LAST
+                ordered.set("nulls_first", True)
+        _simulated_clock(tree)
+        if isinstance(tree, exp.Select) and dialect in ("postgres", "redshift"):
+            _postgres_names(tree)
+        try:
+            out.append(tree.sql(dialect="sqlite"))
+        except sqlglot.errors.SqlglotError:
+            return [sql]
+    return out or [sql]
+
+
+#: SQLite's clock keywords -> the simulated clock; the reverse is how a column default reads back.
+_CLOCK_KEYWORDS = {"CURRENT_TIMESTAMP": "(now())", "CURRENT_DATE": "(date(now()))", "CURRENT_TIME": "(time(now()))"}
+_DECLARED = {form: k for k, v in _CLOCK_KEYWORDS.items() for form in (v, v[1:-1])}  # SQLite drops the parens
+_QUOTED = re.compile(r"""('(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\])""")
+_CLOCK = re.compile(r"\b(CURRENT_TIMESTAMP|CURRENT_DATE|CURRENT_TIME)\b", re.IGNORECASE)
+
+
+def sqlite_clock(sql: str) -> str:
+    """SQLite ``sql`` with its clock keywords reading the simulated clock (quoted text left alone)."""
+    if not _CLOCK.search(sql):
+        return sql
+    parts = _QUOTED.split(sql)
+    return "".join(part if i % 2 else _CLOCK.sub(lambda m: _CLOCK_KEYWORDS[m.group(1).upper()], part)
+                   for i, part in enumerate(parts))
+
+
+def declared_defaults(column: JSONDict) -> JSONDict:
+    """A column default as it was declared (``CURRENT_TIMESTAMP``), not as the simulated clock runs it."""
+    default = column.get("dflt_value")
+    if isinstance(default, str) and default in _DECLARED:
+        return {**column, "dflt_value": _DECLARED[default]}
+    return column
+
+
+def _simulated_clock(tree: Any) -> None:
+    """``now()``, ``CURRENT_DATE``... read the simulated clock (:func:`now`), never the wall clock."""
+    from sqlglot import exp
+
+    clock: dict[type, str] = {exp.CurrentTimestamp: "now()", exp.Localtimestamp: "now()",
+                              exp.CurrentDate: "date(now())", exp.CurrentTime: "time(now())"}
+    for node in list(tree.walk()):
+        replacement = clock.get(type(node))
+        if replacement is not None:
+            new = sqlglot_expression(replacement)
+            # SQLite takes an expression default only in parentheses: DEFAULT (now())
+            node.replace(exp.Paren(this=new) if isinstance(node.parent, exp.DefaultColumnConstraint) else new)
+
+
+def sqlglot_expression(sql: str) -> Any:
+    import sqlglot
+
+    return sqlglot.parse_one(sql, read="sqlite")
+
+
+def _postgres_names(select: Any) -> None:
+    """Result columns named as Postgres names them (``count``, ``name`` for ``name::text``, ``?column?``)."""
+    from sqlglot import exp
+
+    for i, projection in enumerate(select.expressions):
+        if isinstance(projection, (exp.Alias, exp.Column, exp.Star)):
+            continue
+        inner = projection
+        while isinstance(inner, (exp.Cast, exp.TryCast, exp.Window)):
+            inner = inner.this
+        if isinstance(inner, exp.Column):
+            name = inner.name
+        elif isinstance(inner, exp.Anonymous):
+            name = str(inner.name).lower()
+        elif isinstance(inner, exp.Func):
+            name = inner.sql_name().lower()
+        else:
+            name = "?column?"
+        select.expressions[i] = exp.alias_(projection, name, quoted=True)
+
+
+_POSTGRES_ERRORS: tuple[tuple[str, str], ...] = (
+    (r"no such table: (?:\w+\.)?(.+)", 'relation "{0}" does not exist'),
+    (r"no such column: (.+)", 'column "{0}" does not exist'),
+    (r"table \"?(.+?)\"? already exists", 'relation "{0}" already exists'),
+    (r"NOT NULL constraint failed: (\w+)\.(\w+)", 'null value in column "{1}" of relation "{0}" violates not-null constraint'),
+    (r'near "(.+?)": syntax error', 'syntax error at or near "{0}"'),
+    (r"incomplete input", "syntax error at end of input"),
+)
+_MYSQL_ERRORS: tuple[tuple[str, str], ...] = (
+    (r"no such table: (?:\w+\.)?(.+)", "Table '" + DB_NAME + ".{0}' doesn't exist"),
+    (r"no such column: (.+)", "Unknown column '{0}' in 'field list'"),
+    (r"table \"?(.+?)\"? already exists", "Table '{0}' already exists"),
+    (r"NOT NULL constraint failed: (\w+)\.(\w+)", "Column '{1}' cannot be null"),
+    (r'near "(.+?)": syntax error', ("You have an error in your SQL syntax; check the manual that corresponds to "
+                                    "your MySQL server version for the right syntax to use near '{0}' at line 1")),
+)
+
+
+def worded(message: str, dialect: str, primary_key: Callable[[str, str], bool] | None = None) -> str:
+    """SQLite's error message as the catalog's database words it (``primary_key(table, column)`` names the key)."""
+    unique = re.fullmatch(r"UNIQUE constraint failed: (\w+)\.(\w+)", message)
+    if unique and dialect in ("postgres", "redshift"):
+        table, column = unique.groups()
+        primary = primary_key is not None and primary_key(table, column)
+        name = f"{table}_pkey" if primary else f"{table}_{column}_key"
+        return f'duplicate key value violates unique constraint "{name}"'
+    patterns = _POSTGRES_ERRORS if dialect in ("postgres", "redshift") else _MYSQL_ERRORS if dialect == "mysql" else ()
+    for pattern, template in patterns:
+        match = re.fullmatch(pattern, message)
+        if match:
+            return template.format(*match.groups())
+    return message
+
+
+def data_type(declared: str, dialect: str) -> str:
+    """A declared column type as the dialect's catalog reports it (``VARCHAR(100)`` -> ``character varying``)."""
+    base = declared.split("(")[0].strip().lower()
+    if dialect not in ("postgres", "redshift"):
+        return base or "text"
+    return {"int": "integer", "integer": "integer", "bigint": "bigint", "smallint": "smallint", "serial": "integer",
+            "varchar": "character varying", "char": "character", "text": "text", "real": "real",
+            "double": "double precision", "float": "double precision", "numeric": "numeric", "decimal": "numeric",
+            "boolean": "boolean", "bool": "boolean", "timestamp": "timestamp without time zone",
+            "timestamptz": "timestamp with time zone", "date": "date", "json": "json", "jsonb": "jsonb",
+            "uuid": "uuid", "bytea": "bytea", "blob": "bytea"}.get(base, base or "text")
+
+
+def command(sql: str) -> str:
+    """``INSERT``, ``CREATE TABLE``...: the statement's command as Postgres reports it."""
+    tokens = re.sub(r"^(\s|--[^\n]*\n|/\*.*?\*/)+", "", sql, flags=re.DOTALL).split()
+    if not tokens:
+        return ""
+    first = tokens[0].upper().rstrip(";")
+    if first in ("CREATE", "DROP", "ALTER") and len(tokens) > 1:
+        second = tokens[1].upper()
+        if second in ("UNIQUE", "TEMP", "TEMPORARY", "VIRTUAL") and len(tokens) > 2:
+            second = tokens[2].upper()
+        return f"{first} {second}"
+    return first
+
+
+# -- answering ------------------------------------------------------------------------------------
