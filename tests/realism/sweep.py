@@ -48,6 +48,7 @@ class Problem:
 class SweepReport:
     catalog: str
     calls: int = 0
+    tool_errors: int = 0  # isError results (not found, refused): answers, not problems
     problems: list[Problem] = field(default_factory=list)
 
     def count(self, kind: str) -> int:
@@ -56,7 +57,8 @@ class SweepReport:
     def summary(self) -> str:
         counts = Counter(p.kind for p in self.problems)
         return (f"{self.catalog}: {self.calls} calls, {counts['protocol']} protocol errors, "
-                f"{counts['hang']} hangs, {counts['schema']} schema-invalid structuredContent")
+                f"{counts['hang']} hangs, {counts['schema']} schema-invalid structuredContent "
+                f"({self.tool_errors} isError answers)")
 
 
 def tools_of(catalog: str) -> list[JSONDict]:
@@ -82,12 +84,14 @@ async def sweep(catalog: str, only: set[str] | None = None, skip: set[str] | Non
             report.calls += len(calls)
             schema = tool.get("outputSchema")
             validator = jsonschema.validators.validator_for(schema)(schema) if schema else None
-            problems = await asyncio.gather(*(_call(session, tool, arguments, validator) for arguments in calls))
-            report.problems.extend(p for p in problems if p)
+            outcomes = await asyncio.gather(*(_call(session, tool, arguments, validator) for arguments in calls))
+            report.problems.extend(p for p in outcomes if isinstance(p, Problem))
+            report.tool_errors += sum(p is True for p in outcomes)
     return report
 
 
-async def _call(session: Any, tool: JSONDict, arguments: JSONDict, validator: Any) -> Problem | None:
+async def _call(session: Any, tool: JSONDict, arguments: JSONDict, validator: Any) -> Problem | bool:
+    """A problem, or whether the answer was an ``isError`` result."""
     name = tool["name"]
     try:
         result = await asyncio.wait_for(session.call_tool(name, arguments), CALL_TIMEOUT_S)
@@ -103,4 +107,4 @@ async def _call(session: Any, tool: JSONDict, arguments: JSONDict, validator: An
         error = jsonschema.exceptions.best_match(validator.iter_errors(result.structuredContent))
         if error is not None:
             return Problem("schema", name, arguments, error.message)
-    return None
+    return bool(result.isError)
