@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import difflib
 import json
-import mimetypes
 import posixpath
 import re
 from functools import lru_cache
@@ -29,6 +28,14 @@ from .schema import clock, conform, error, not_found, structured_text
 
 JSONDict = dict[str, Any]
 _JS_DATE = "%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)"
+#: The reference server's own table: anything else is ``application/octet-stream``.
+_MEDIA_TYPES = {
+    ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+    ".bmp": "image/bmp", ".svg": "image/svg+xml", ".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg",
+    ".flac": "audio/flac",
+}
+#: What ``stat`` says a directory's size is on ext4, the common Linux file system.
+_DIR_SIZE = 4096
 
 
 def predict_file(step: Step, role: ToolRole) -> Prediction:
@@ -120,13 +127,13 @@ def _read(step: Step, role: ToolRole) -> Prediction:
     found = _existing_file(step, role)
     if isinstance(found, Prediction):
         return found
-    raw, path, node = found
+    _, _, node = found
     head, tail = step.arguments.get("head"), step.arguments.get("tail")
     if head and tail:
         return error("Cannot specify both head and tail parameters simultaneously")
     text = _content(node)
-    if tail:
-        text = "\n".join(text.rstrip("\n").split("\n")[-int(tail):])
+    if tail:  # the last N pieces between newlines, as the reference server counts them
+        text = "\n".join(text.replace("\r\n", "\n").split("\n")[-int(tail):])
     elif head:
         text = "\n".join(text.split("\n")[: int(head)])
     return structured_text(step, text)
@@ -152,7 +159,7 @@ def _read_media(step: Step, role: ToolRole) -> Prediction:
     raw, path, node = found
     if node is None or node["type"] == "directory":
         return not_found(step, role, raw, syscall="open")
-    mime = mimetypes.guess_type(path)[0] or "application/octet-stream"
+    mime = _MEDIA_TYPES.get(posixpath.splitext(path)[1].lower(), "application/octet-stream")
     data = base64.b64encode(_content(node).encode("utf-8")).decode("ascii")
     kind = "image" if mime.startswith("image/") else "audio" if mime.startswith("audio/") else None
     block: JSONDict = ({"type": kind, "data": data, "mimeType": mime} if kind else
@@ -175,9 +182,11 @@ def _list_dir_sizes(step: Step, role: ToolRole) -> Prediction:
     listed = _listable(step, role)
     if isinstance(listed, Prediction):
         return listed
-    entries = list(listed.items())
+    # By name as JavaScript's localeCompare orders them (case-insensitive first), or by size, largest
+    # first, where a directory weighs what stat says of one on ext4.
+    entries = sorted(listed.items(), key=lambda e: (e[0].casefold(), e[0].swapcase()))
     if step.arguments.get("sortBy") == "size":
-        entries.sort(key=lambda e: -e[1]["size"])
+        entries.sort(key=lambda e: -(_DIR_SIZE if e[1]["type"] == "directory" else e[1]["size"]))
     lines = []
     for name, child in entries:
         is_dir = child["type"] == "directory"
@@ -295,7 +304,7 @@ def _info(step: Step, role: ToolRole) -> Prediction:
     modified = clock(entity.updated_turn or entity.created_turn or 0) if entity else clock(0)
     is_dir = node["type"] == "directory"
     lines = [
-        f"size: {4096 if is_dir else _size(node)}",
+        f"size: {_DIR_SIZE if is_dir else _size(node)}",
         f"created: {created.strftime(_JS_DATE)}",
         f"modified: {modified.strftime(_JS_DATE)}",
         f"accessed: {modified.strftime(_JS_DATE)}",
@@ -365,10 +374,31 @@ def _edit(step: Step, role: ToolRole) -> Prediction:
 
 
 def _unified_diff(original: str, modified: str, name: str) -> str:
-    lines = list(difflib.unified_diff(original.splitlines(keepends=True), modified.splitlines(keepends=True),
-                                      fromfile=name, tofile=name, fromfiledate="original", tofiledate="modified"))
-    body = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
-    return f"Index: {name}\n{'=' * 67}\n{body}"
+    """The patch the reference server prints (jsdiff's ``createTwoFilesPatch``): headers even when nothing
+    changed, 4 lines of context, every hunk range written ``start,count``."""
+    old_lines, new_lines = original.splitlines(keepends=True), modified.splitlines(keepends=True)
+    out = [f"Index: {name}", "=" * 67, f"--- {name}\toriginal", f"+++ {name}\tmodified"]
+    for group in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_grouped_opcodes(4):
+        i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
+        old_start = i1 + 1 if i2 > i1 else i1  # a zero-length range names the line before it
+        new_start = j1 + 1 if j2 > j1 else j1
+        out.append(f"@@ -{old_start},{i2 - i1} +{new_start},{j2 - j1} @@")
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                out += _patch_lines(" ", old_lines[a1:a2])
+                continue
+            out += _patch_lines("-", old_lines[a1:a2])
+            out += _patch_lines("+", new_lines[b1:b2])
+    return "\n".join(out) + "\n"
+
+
+def _patch_lines(mark: str, lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        out.append(mark + line.removesuffix("\n"))
+        if not line.endswith("\n"):
+            out.append("\\ No newline at end of file")
+    return out
 
 
 def _mkdir(step: Step, role: ToolRole) -> Prediction:

@@ -31,11 +31,13 @@ def predict_graph(step: Step, role: ToolRole) -> Prediction:
 
 
 def _answer(step: Step, structured: JSONDict, text_value: Any) -> Prediction:
-    """Structured content as the schema has it; for text tools, what the reference server prints."""
+    """Structured content as the schema has it; the text block what the reference server prints
+    (``JSON.stringify(result, null, 2)`` of the bare result: ``[...]`` where structured is ``{entities: [...]}``)."""
+    text = text_value if isinstance(text_value, str) else dump_json(text_value)
     out = step.tool.output_schema
     if not out:
-        return Prediction(text_value if isinstance(text_value, str) else dump_json(text_value), effects=[])
-    return Prediction(conform(structured, out, step.rng), effects=[])
+        return Prediction(text, effects=[])
+    return Prediction(conform(structured, out, step.rng), effects=[], text=text)
 
 
 def _relation_key(relation: JSONDict) -> str:
@@ -95,7 +97,7 @@ def _add_observations(step: Step, role: ToolRole) -> Prediction:
     for item in _items(step, role):
         name = item.get("entityName") if isinstance(item, dict) else None
         entity = ledger.get("entities", name) if isinstance(name, str) else None
-        if entity is None:
+        if entity is None or not isinstance(name, str):
             return not_found(step, role, str(name))
         current = pending.get(name, list(entity.fields.get("observations") or []))
         added = [c for c in item.get("contents") or [] if c not in current]
@@ -108,11 +110,11 @@ def _add_observations(step: Step, role: ToolRole) -> Prediction:
 
 
 def _delete_observations(step: Step, role: ToolRole) -> Prediction:
-    ledger, pending = step.episode.ledger, {}
+    ledger, pending = step.episode.ledger, dict[str, list[str]]()
     for item in _items(step, role):
         name = item.get("entityName") if isinstance(item, dict) else None
         entity = ledger.get("entities", name) if isinstance(name, str) else None
-        if entity is None:
+        if entity is None or not isinstance(name, str):
             continue  # the reference server skips unknown entities here
         current = pending.get(name, list(entity.fields.get("observations") or []))
         gone = set(item.get("observations") or [])
@@ -140,7 +142,7 @@ def _delete_relations(step: Step, role: ToolRole) -> Prediction:
 def _done(step: Step, message: str, effects: list[Effect]) -> Prediction:
     out = step.tool.output_schema
     if out and "message" in (out.get("properties") or {}):
-        return Prediction(conform({"success": True, "message": message}, out, step.rng), effects=effects)
+        return Prediction(conform({"success": True, "message": message}, out, step.rng), effects=effects, text=message)
     return structured_text(step, message, effects=effects)
 
 

@@ -24,6 +24,7 @@ from ..ledger import Effect, Entity, identity
 from ..result import dump_json
 from ..roles import ToolRole, collection_name, normalise_key, not_found_message, singular
 from .base import Prediction, Step
+from .served import predict_as_served
 
 JSONDict = dict[str, Any]
 
@@ -45,6 +46,8 @@ class SchemaWorldModel:
 
 def predict(step: Step) -> Prediction:
     """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
+    if (served := predict_as_served(step, predict)) is not None:  # wrapped results, in-band failures: served.py
+        return served
     role = step.tool.role
     if role.style == "file":
         from .files import predict_file
@@ -197,7 +200,8 @@ def _type_ok(value: Any, kind: str) -> bool:
 
 
 def structured_text(step: Step, text: str, *, is_error: bool = False, effects: list[Effect] | None = None) -> Prediction:
-    """A text answer; for a tool whose outputSchema is ``{content: string}`` (filesystem style), also structured."""
+    """A text answer printed as it is; for a tool whose outputSchema is ``{content: string}`` (filesystem
+    style) also structured, the text block staying the bare text as the real server prints it."""
     out = step.tool.output_schema
     if is_error or not out:
         return Prediction(text, is_error=is_error, effects=effects if effects is not None else [])
@@ -207,7 +211,7 @@ def structured_text(step: Step, text: str, *, is_error: bool = False, effects: l
     body: JSONDict = {text_prop: text} if text_prop else {}
     if "success" in props:
         body["success"] = True
-    return Prediction(conform(body, out, step.rng), effects=effects or [])
+    return Prediction(conform(body, out, step.rng), effects=effects or [], text=text)
 
 
 # -- record style: REST-like entities with ids ------------------------------------------------------

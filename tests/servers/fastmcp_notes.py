@@ -1,0 +1,62 @@
+"""A tiny notes server written with the MCP Python SDK's FastMCP, typed as real servers are.
+
+Its catalog, dumped with ``agentworld-mcp mirror``, is ``tests/catalogs/fastmcp_notes.json``:
+FastMCP wraps every non-object return type in ``{"result": ...}``. ``-> str`` tools return
+the note as JSON text, the habit of many real Python servers. Run it to compare answers::
+
+    python tests/servers/fastmcp_notes.py      # stdio
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from mcp.server.fastmcp import FastMCP
+
+mcp = FastMCP("notes")
+_notes: dict[int, dict[str, Any]] = {}
+
+
+@mcp.tool()
+def create_note(title: str, body: str, tags: list[str] | None = None) -> str:
+    """Create a note. Returns the note as JSON with its note_id."""
+    note_id = len(_notes) + 1
+    _notes[note_id] = {"note_id": note_id, "title": title, "body": body, "tags": tags or []}
+    return json.dumps(_notes[note_id])
+
+
+@mcp.tool()
+def get_note(note_id: int) -> str:
+    """Get a note by its note_id, as JSON."""
+    if note_id not in _notes:
+        return f"Note {note_id} not found"
+    return json.dumps(_notes[note_id])
+
+
+@mcp.tool()
+def list_notes(tag: str | None = None) -> list[dict[str, Any]]:
+    """List notes, optionally only those with a tag."""
+    return [n for n in _notes.values() if tag is None or tag in n["tags"]]
+
+
+@mcp.tool()
+def count_notes() -> int:
+    """How many notes there are."""
+    return len(_notes)
+
+
+@mcp.tool()
+def delete_note(note_id: int) -> bool:
+    """Delete a note. Returns whether it existed."""
+    return _notes.pop(note_id, None) is not None
+
+
+@mcp.tool()
+def note_details(note_id: int) -> dict[str, Any]:
+    """A note's fields."""
+    return _notes.get(note_id, {})
+
+
+if __name__ == "__main__":
+    mcp.run()
