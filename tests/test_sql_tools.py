@@ -212,6 +212,8 @@ async def test_official_postgres_server_answers_from_the_world_seed(tmp_path: Pa
         async with stdio_session(str(world)) as session:
             result = await session.call_tool("query", {"sql": "SELECT name, price FROM products WHERE price > 10"})
             answers.append((result.isError, _text(result)))
+            series = await session.call_tool("query", {"sql": "SELECT n FROM generate_series(1, 3) AS n"})
+            assert json.loads(_text(series)) == [{"n": 1}, {"n": 2}, {"n": 3}]  # a set-returning function
     assert answers[0] == answers[1] == (False, json.dumps([{"name": "kettle", "price": 24.5}], indent=2))
 
 

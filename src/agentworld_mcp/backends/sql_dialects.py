@@ -53,6 +53,7 @@ def _translate(sql: str, dialect: str) -> list[str]:
             for ordered in tree.find_all(exp.Ordered):  # SQLite indexes take no NULLS FIRST/LAST
                 ordered.set("nulls_first", True)
         _simulated_clock(tree)
+        _series_as_cte(tree)
         if isinstance(tree, exp.Select) and dialect in ("postgres", "redshift"):
             _postgres_names(tree)
         try:
@@ -98,6 +99,30 @@ def _simulated_clock(tree: Any) -> None:
             new = sqlglot_expression(replacement)
             # SQLite takes an expression default only in parentheses: DEFAULT (now())
             node.replace(exp.Paren(this=new) if isinstance(node.parent, exp.DefaultColumnConstraint) else new)
+
+
+def _series_as_cte(tree: Any) -> None:
+    """``FROM generate_series(1, 3) AS n`` as a recursive CTE (SQLite has no table-valued series)."""
+    import sqlglot
+    from sqlglot import exp
+
+    for table in list(tree.find_all(exp.Table)):
+        series = table.this
+        if not isinstance(series, (exp.GenerateSeries, exp.ExplodingGenerateSeries)):
+            continue
+        alias = table.args.get("alias")
+        name = alias.name if alias is not None and alias.name else "generate_series"
+        columns = alias.columns if alias is not None else []
+        column = columns[0].name if columns else name
+        start, end = series.args["start"].sql("sqlite"), series.args["end"].sql("sqlite")
+        step = series.args["step"].sql("sqlite") if series.args.get("step") is not None else "1"
+        down = step.lstrip().startswith("-")
+        more = f'"{column}" + {step} {">=" if down else "<="} {end}'
+        inner = (f'WITH RECURSIVE "_series"("{column}") AS (SELECT {start} WHERE {start} {">=" if down else "<="} '
+                 f'{end} UNION ALL SELECT "{column}" + {step} FROM "_series" WHERE {more}) '
+                 f'SELECT "{column}" FROM "_series"')
+        table.replace(exp.Subquery(this=sqlglot.parse_one(inner, read="sqlite"),
+                                   alias=exp.TableAlias(this=exp.to_identifier(name))))
 
 
 def sqlglot_expression(sql: str) -> Any:
