@@ -18,7 +18,8 @@ import pytest
 import yaml
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.config import BackendKind, SimulatorConfig
+from agentworld_mcp.config import SimulatorConfig
+from agentworld_mcp.kinds import BackendKind
 from agentworld_mcp.engine import STAGES
 from agentworld_mcp.errors import ConfigError
 

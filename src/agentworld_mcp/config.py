@@ -19,55 +19,17 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import ConfigError
+from .kinds import BackendKind, RecordMode
 
 if TYPE_CHECKING:
     from .backends.base import WorldModel
     from .world import World
 
 JSONDict = dict[str, Any]
-
-
-class BackendKind(str, Enum):
-    """The world models a simulator can be configured with by name."""
-
-    SCHEMA = "schema"  # the built-in deterministic model
-    LLM = "llm"  # a language world model behind an OpenAI-compatible endpoint
-
-    @classmethod
-    def parse(cls, value: str | BackendKind, source: str) -> BackendKind:
-        try:
-            return cls(value)
-        except ValueError:
-            raise ConfigError(f"unknown backend {value!r} ({source}); use one of {', '.join(cls.names())}") from None
-
-    @classmethod
-    def names(cls) -> list[str]:
-        return [k.value for k in cls]
-
-
-class RecordMode(str, Enum):
-    """Cassette record modes, as in VCR.py."""
-
-    ONCE = "once"  # record if the cassette is new, else replay only
-    NEW_EPISODES = "new_episodes"  # replay what is there, record what is not
-    NONE = "none"  # replay only; a miss is an error
-    ALL = "all"  # always ask the model and re-record
-
-    @classmethod
-    def parse(cls, value: str | RecordMode, source: str) -> RecordMode:
-        try:
-            return cls(value)
-        except ValueError:
-            raise ConfigError(f"unknown record mode {value!r} ({source}); use one of {', '.join(cls.names())}") from None
-
-    @classmethod
-    def names(cls) -> list[str]:
-        return [m.value for m in cls]
 
 
 #: Environment variables of the simulator-wide settings (llm settings: see LLMSettings).
@@ -161,4 +123,4 @@ def _seed(value: Any, source: str) -> int:
         raise ConfigError(f"seed must be an integer, got {value!r} ({source})") from None
 
 
-__all__ = ["BackendKind", "ENV_VARS", "RecordMode", "SimulatorConfig"]
+__all__ = ["ENV_VARS", "SimulatorConfig"]

@@ -15,6 +15,14 @@ JSONDict = dict[str, Any]
 #: The episode every call joins unless it names another one: one shared world, as a real backend.
 DEFAULT_EPISODE = "default"
 
+# How a client names its episode (and per-call perturbations) from outside the process.
+#: ``_meta`` keys a client may set on tools/call.
+META_EPISODE = "agentworld/episode"
+META_PERTURB = "agentworld/perturb"
+#: HTTP header and query parameter that select an episode.
+EPISODE_HEADER = "x-agentworld-episode"
+EPISODE_QUERY = "episode"
+
 
 @dataclass
 class Turn:

@@ -157,14 +157,12 @@ class InjectedFault(AgentWorldError):
 class InjectedProtocolError(InjectedFault):
     """An injected JSON-RPC error: the MCP server answers the request with ``code``/``message``."""
 
-    def __init__(self, code: int, message: str) -> None:
-        from .result import ToolResult
-
+    def __init__(self, code: int, message: str, result: object = None) -> None:
         self.code = code
         self.message = message
         super().__init__(f"injected JSON-RPC error {code}: {message}")
-        self.result = ToolResult.from_text(
-            f"JSON-RPC error {code}: {message}", is_error=True, meta={"agentworld/protocol_error": code})
+        #: What the turn records in place of a result (built by the perturbation stage).
+        self.result = result
 
 
 class InjectedHang(InjectedFault):

@@ -43,8 +43,9 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
 from ._blocking import run_blocking
 from .backends.base import WorldModel
 from .engine import Simulator
-from .errors import ConfigError, SimulatorFailedError
-from .result import SIMULATOR_ERROR_META, ToolResult
+from .episode import EPISODE_HEADER
+from .errors import ConfigError
+from .result import ToolResult
 from .toolworld import Overlay, world_from_definitions
 from .world import World, load_world
 
@@ -136,12 +137,6 @@ def episode_from_config(config: RunnableConfig | None) -> str | None:
     return None if thread is None else str(thread)
 
 
-def _checked(tool: str, result: ToolResult) -> ToolResult:
-    if result.is_simulator_error:
-        raise SimulatorFailedError(tool, str(result.meta.get(SIMULATOR_ERROR_META)), result.text)
-    return result
-
-
 class SimulatedTool(BaseTool):
     """A LangChain tool answered by a :class:`Simulator` (see the module docstring)."""
 
@@ -180,7 +175,7 @@ class SimulatedTool(BaseTool):
 
 
 def _output(tool: str, result: ToolResult) -> tuple[str, Any]:
-    _checked(tool, result)
+    result.raise_for_simulator_error(tool)
     if result.is_error:
         raise SimulatedToolError(result)
     return result.text, result.structured
@@ -308,8 +303,9 @@ class _Simulation:
         runtime = getattr(request, "runtime", None)
         config = getattr(runtime, "config", None) or ensure_config()
         episode = self.episode if self.episode is not None else episode_from_config(config)
-        result = _checked(call["name"], await self.simulator.call(
-            call["name"], to_jsonable_python(call.get("args") or {}), episode=episode, perturb=self.perturb))
+        result = (await self.simulator.call(
+            call["name"], to_jsonable_python(call.get("args") or {}), episode=episode, perturb=self.perturb,
+        )).raise_for_simulator_error(call["name"])
         return ToolMessage(
             content=result.text, artifact=result.structured, tool_call_id=call["id"], name=call["name"],
             status="error" if result.is_error else "success",
@@ -396,6 +392,4 @@ class ThreadEpisodes:
         thread = episode_from_config(config)
         if thread is None:
             return await handler(request)
-        from .transport import EPISODE_HEADER
-
         return await handler(request.override(headers={**(request.headers or {}), EPISODE_HEADER: thread}))

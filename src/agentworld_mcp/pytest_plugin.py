@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .config import BackendKind, RecordMode, SimulatorConfig
+from .config import SimulatorConfig
+from .kinds import BackendKind, RecordMode
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -348,14 +349,9 @@ class AgentWorld:
     async def acall(self, tool: str, arguments: dict[str, Any] | None = None, /, *, episode: str | None = None,
                     **kwargs: Any) -> ToolResult:
         """Make a tool call yourself (arrange a state, check one); it is recorded like the agent's."""
-        from .result import SIMULATOR_ERROR_META
-        from .errors import SimulatorFailedError
-
         result = await self.build().call(tool, {**(arguments or {}), **kwargs}, episode=episode or self.episode,
                                          perturb=self._settings.get("perturb"))
-        if result.is_simulator_error:
-            raise SimulatorFailedError(tool, str(result.meta.get(SIMULATOR_ERROR_META)), result.text)
-        return result
+        return result.raise_for_simulator_error(tool)
 
     def call(self, tool: str, arguments: dict[str, Any] | None = None, /, *, episode: str | None = None,
              **kwargs: Any) -> ToolResult:

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import SimulatorFailedError
+
 JSONDict = dict[str, Any]
 
 #: ``_meta`` key set on results produced by the simulator itself, not by the simulated tool.
@@ -45,6 +47,15 @@ class ToolResult:
     @property
     def is_simulator_error(self) -> bool:
         return SIMULATOR_ERROR_META in self.meta
+
+    def raise_for_simulator_error(self, tool: str) -> ToolResult:
+        """Raise :class:`SimulatorFailedError` if the simulator (not the tool) failed; else ``self``.
+
+        In process (LangGraph, pytest) a broken simulator must never pass for the tool's behaviour.
+        """
+        if self.is_simulator_error:
+            raise SimulatorFailedError(tool, str(self.meta.get(SIMULATOR_ERROR_META)), self.text)
+        return self
 
     def to_dict(self) -> JSONDict:
         """The result as MCP's ``CallToolResult`` JSON."""

@@ -36,17 +36,12 @@ from pydantic import BaseModel, RootModel
 
 from . import __version__
 from .engine import Simulator
+from .episode import EPISODE_HEADER, EPISODE_QUERY, META_EPISODE, META_PERTURB
 from .errors import InjectedProtocolError, UnknownToolError
 
 log = logging.getLogger("agentworld_mcp.server")
 JSONDict = dict[str, Any]
 
-#: ``_meta`` keys a client may set on tools/call.
-META_EPISODE = "agentworld/episode"
-META_PERTURB = "agentworld/perturb"
-#: HTTP header and query parameter that select an episode.
-EPISODE_HEADER = "x-agentworld-episode"
-EPISODE_QUERY = "episode"
 TOOLS_PAGE_SIZE = 500
 
 
@@ -81,9 +76,21 @@ def build_server(sim: Simulator, *, default_episode: str | None = None) -> Serve
             raise McpError(types.ErrorData(code=exc.code, message=exc.message)) from None
         return types.ServerResult(types.CallToolResult.model_validate(result.to_dict()))
 
-    server.request_handlers[types.ListToolsRequest] = list_tools
-    server.request_handlers[types.CallToolRequest] = call_tool
+    _register(server, types.ListToolsRequest, list_tools)
+    _register(server, types.CallToolRequest, call_tool)
     return server
+
+
+def _register(server: Server, request_type: type, handler: Callable[[Any], Any]) -> None:
+    """Install a raw request handler (the SDK 1.x registration point its decorators use too).
+
+    The decorators (``@server.list_tools()``, ``@server.call_tool()``) are bypassed on purpose:
+    they would reorder tool keys, rebuild a validator per call and turn an unknown tool into an
+    ``isError`` result. MCP SDK 2.x: handlers are registered on the server's constructor
+    (``on_call_tool=...``) and the lowlevel module moves; this function and :func:`build_server`
+    are what changes, nothing outside this module.
+    """
+    server.request_handlers[request_type] = handler
 
 
 def _episode_from_http(server: Server) -> str | None:

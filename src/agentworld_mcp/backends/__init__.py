@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..config import BackendKind, RecordMode
+from ..kinds import BackendKind, RecordMode
 from ..errors import ConfigError
 from ..world import World
 from .base import Prediction, Step, WorldModel

@@ -32,7 +32,7 @@ from typing import Any
 
 import yaml
 
-from ..config import RecordMode
+from ..kinds import RecordMode
 from ..errors import CassetteMissError, ConfigError
 from .base import Prediction, Step
 from .llm import Completer, LLMWorldModel

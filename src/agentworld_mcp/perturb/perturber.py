@@ -1,4 +1,4 @@
-"""The perturbation stage of the step pipeline (see DESIGN.md).
+"""The perturbation stage of the step pipeline (see docs/architecture.md).
 
 ``before`` runs after argument validation and before the world model and returns a
 :class:`~agentworld_mcp.step.Gate`: it may delay the call, add plain-language events for
@@ -280,7 +280,9 @@ class PolicyPerturber:
         if rule.kind == "protocol_error":
             message = rule.message or f"Internal error while calling {step.tool.name}"
             self._fired(rule, mine, fired, {"code": rule.rpc_code, "message": message})
-            return InjectedProtocolError(rule.rpc_code, message)
+            recorded = ToolResult.from_text(f"JSON-RPC error {rule.rpc_code}: {message}", is_error=True,
+                                            meta={"agentworld/protocol_error": rule.rpc_code})
+            return InjectedProtocolError(rule.rpc_code, message, recorded)
         text = wording.error_text("timeout", step.tool, step.arguments, rule, style,  # type: ignore[arg-type]
                                   self._rng(step, rule, "text"))
         self._fired(rule, mine, fired, {"seconds": rule.seconds, "message": text})
