@@ -7,13 +7,14 @@ overhead close to a bare SDK server.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 import jsonschema
 from jsonschema.protocols import Validator
 
+from .entities import EntityModel, Selector, build
 from .roles import ToolRole, infer_role
 from .world import World
 
@@ -32,6 +33,10 @@ class ToolSpec:
     """One tool of the catalog and everything derived from its definition."""
 
     definition: JSONDict
+    #: The role inferred with the whole catalog in view (None: infer from this tool alone).
+    catalog_role: ToolRole | None = field(default=None, repr=False)
+    #: For a consolidated tool: the argument naming the operation and the role of each value.
+    selector: Selector | None = field(default=None, repr=False)
 
     @property
     def name(self) -> str:
@@ -64,7 +69,14 @@ class ToolSpec:
 
     @cached_property
     def role(self) -> ToolRole:
-        return infer_role(self.definition)
+        """The tool's default role (a consolidated tool's role when its action argument is absent)."""
+        return self.catalog_role if self.catalog_role is not None else infer_role(self.definition)
+
+    def role_for(self, arguments: Any) -> ToolRole:
+        """The role of one call: the operation an action argument (``method: create``) selects, else the default."""
+        if self.selector is None or not isinstance(arguments, dict):
+            return self.role
+        return self.selector.role_for(arguments, self.role)
 
     def argument_problems(self, arguments: Any) -> list[str]:
         """Validation problems of ``arguments``, each naming the field, worded like MCP servers do."""
@@ -104,7 +116,12 @@ class Catalog:
 
     def __init__(self, world: World) -> None:
         self.world = world
-        self.specs: dict[str, ToolSpec] = {t["name"]: ToolSpec(t) for t in world.tools}
+        #: Roles, entities and selectors, read from the whole catalog once (see :mod:`.entities`).
+        self.model: EntityModel = build(world.tools, seed=world.seed, examples=_demonstrated(world))
+        self.specs: dict[str, ToolSpec] = {
+            t["name"]: ToolSpec(t, self.model.roles.get(t["name"]), self.model.selectors.get(t["name"]))
+            for t in world.tools
+        }
 
     def __getitem__(self, name: str) -> ToolSpec:
         return self.specs[name]
@@ -123,3 +140,14 @@ class Catalog:
         for spec in self:
             spec.input_validator, spec.output_validator, spec.role  # noqa: B018
         return self
+
+
+def _demonstrated(world: World) -> list[str]:
+    """Demonstration responses as text: the ids and urls they show are conventions too."""
+    import json
+
+    out = []
+    for demo in world.demonstrations:
+        response = demo.response
+        out.append(response if isinstance(response, str) else json.dumps(response, default=str))
+    return out

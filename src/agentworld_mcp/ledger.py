@@ -54,6 +54,10 @@ def identity(fields: JSONDict) -> tuple[str, str] | None:
     return None
 
 
+def _counter(collection: str, scope: tuple[str, ...]) -> str:
+    return collection + compound_key(*scope) if scope else collection
+
+
 @dataclass
 class Entity:
     collection: str
@@ -125,13 +129,15 @@ class Ledger:
     def __len__(self) -> int:
         return sum(1 for entities in self._collections.values() for e in entities.values() if e.alive)
 
-    def next_number(self, collection: str) -> int:
+    def next_number(self, collection: str, scope: tuple[str, ...] = ()) -> int:
         """The sequence number a new entity of ``collection`` gets (after every seeded/created one).
 
-        Reading it changes nothing: the number is taken when the creation is applied, so a
-        world model may ask while predicting, and a failed call leaves no gap.
+        Within a ``scope`` (``("acme", "rocket")``) numbers run on their own: issue 1 of
+        acme/rocket and issue 1 of acme/webapp. Reading it changes nothing: the number is
+        taken when the creation is applied, so a world model may ask while predicting, and a
+        failed call leaves no gap.
         """
-        return self._counters.get(collection, 0) + 1
+        return self._counters.get(_counter(collection, scope), 0) + 1
 
     # -- writing -----------------------------------------------------------------
     def seed(self, seed: dict[str, list[JSONDict]]) -> None:
@@ -200,6 +206,15 @@ class Ledger:
                 self._nested(child, turn, depth + 1)
 
     def _bump(self, collection: str, key: str) -> None:
+        if key.startswith('["'):  # a scoped key: the number counts within its scope
+            try:
+                parts = json.loads(key)
+            except ValueError:
+                parts = None
+            if isinstance(parts, list) and parts and str(parts[-1]).isdigit():
+                name = _counter(collection, tuple(str(p) for p in parts[:-1]))
+                self._counters[name] = max(self._counters.get(name, 0), int(parts[-1]))
+            return
         if key.isdigit():
             self._counters[collection] = max(self._counters.get(collection, 0), int(key))
         else:

@@ -33,7 +33,7 @@ def observed_entity(observation: Any, role: ToolRole) -> JSONDict | None:
 def infer_effects(step: Step, prediction: Prediction) -> list[Effect]:
     from .backends.schema import predict
 
-    role = step.tool.role
+    role = step.role  # the operation this call performs (an action argument may select it)
     expected = predict(step)  # what the deterministic model would change (it changes nothing itself)
     observed = observed_entity(prediction.observation, role)
     if role.kind == "create" and role.style == "record":
@@ -61,7 +61,7 @@ def _created(step: Step, role: ToolRole, expected: Prediction, observed: JSONDic
     fields = {**given, **observed}
     value = observed.get(role.key_field)
     if isinstance(value, (str, int)) and not isinstance(value, bool):
-        key = normalise_key(role.style, value)
+        key = role.scoped(step.arguments, normalise_key(role.style, value))
     else:
         found = identity(fields)
         if found is None:

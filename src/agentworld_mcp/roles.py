@@ -36,7 +36,8 @@ KINDS: tuple[str, ...] = ("create", "read", "list", "search", "update", "delete"
 ROLE_META = "agentworld/role"
 
 _VERBS: dict[Kind, tuple[str, ...]] = {
-    "create": ("create", "add", "new", "insert", "post", "make", "register", "upload", "write", "put", "save", "mkdir"),
+    "create": ("create", "add", "new", "insert", "post", "make", "register", "upload", "write", "put", "save", "mkdir",
+               "send", "reply"),
     "read": ("get", "read", "fetch", "show", "view", "describe", "retrieve", "open", "lookup", "load", "info",
              "inspect", "cat", "stat"),
     "list": ("list", "all", "browse", "enumerate", "tree", "index", "ls"),
@@ -63,7 +64,16 @@ QUERY_ARGS = ("query", "q", "search", "text", "keyword", "keywords", "term", "te
 _COUNT_FIELDS = ("total", "total_count", "totalCount", "count", "num_results", "total_results")
 #: Verbs that set a field on update (``close_issue`` sets ``status: closed``).
 _STATE_VERBS = {"close": "closed", "reopen": "open", "complete": "completed", "archive": "archived",
-                "resolve": "resolved", "cancel": "cancelled"}
+                "unarchive": "active", "resolve": "resolved", "cancel": "cancelled", "finalize": "open",
+                "void": "void", "pay": "paid", "publish": "published", "unpublish": "draft", "approve": "approved",
+                "reject": "rejected", "merge": "merged", "lock": "locked", "unlock": "unlocked",
+                "activate": "active", "deactivate": "inactive", "suspend": "suspended", "restore": "active",
+                "uncomplete": "open", "finish": "completed"}
+#: States a tool name may end with (``mark_task_done``, ``set_issue_closed``).
+_STATE_WORDS = frozenset({"done", "completed", "complete", "closed", "open", "read", "unread", "resolved",
+                          "archived", "active", "inactive", "finished", "pending"})
+#: Leading words that are an HTTP method in front of the real verb (``API-post-search``, ``get_list_items``).
+_HTTP_METHODS = ("get", "post", "put", "patch", "delete")
 
 
 def words(name: str) -> list[str]:
@@ -139,6 +149,8 @@ class ToolRole:
     count_fields: tuple[str, ...] = ()
     #: Fields an update sets by its verb alone (``close_issue`` -> ``{"status": "closed"}``).
     sets: JSONDict = field(default_factory=dict)
+    #: Arguments naming the parent the entity lives in (``owner``, ``repo``): part of its ledger key.
+    scope_args: tuple[str, ...] = ()
 
     @property
     def is_write(self) -> bool:
@@ -158,8 +170,20 @@ class ToolRole:
         for name in self.key_args:
             value = arguments.get(name)
             if isinstance(value, (str, int)) and not isinstance(value, bool):
-                return normalise_key(self.style, value)
+                return self.scoped(arguments, normalise_key(self.style, value))
         return None
+
+    def scope_of(self, arguments: JSONDict) -> tuple[str, ...]:
+        """The parent the call names (``("acme", "rocket")``); empty for unscoped entities."""
+        return tuple(str(arguments.get(name, "")) for name in self.scope_args)
+
+    def scoped(self, arguments: JSONDict, key: str) -> str:
+        """``key`` within the call's scope: issue 3 of acme/rocket is not issue 3 of acme/webapp."""
+        if not self.scope_args:
+            return key
+        from .ledger import compound_key
+
+        return compound_key(*self.scope_of(arguments), key)
 
 
 def normalise_key(style: str, value: Any) -> str:
@@ -190,12 +214,22 @@ def not_found_message(role: ToolRole, key: str, *, syscall: str = "open") -> str
 
 
 def infer_role(tool: JSONDict) -> ToolRole:
-    """The role of ``tool`` (an MCP Tool dict), with its ``_meta`` override applied."""
-    role = _infer(tool)
+    """The role of ``tool`` (an MCP Tool dict) on its own, with its ``_meta`` override applied.
+
+    A catalog refines these with the whole catalog in view (:mod:`agentworld_mcp.entities`).
+    """
+    return apply_override(tool, _infer(tool))
+
+
+def infer_alone(tool: JSONDict) -> ToolRole:
+    """The role inferred from ``tool`` alone, before any ``_meta`` override."""
+    return _infer(tool)
+
+
+def apply_override(tool: JSONDict, role: ToolRole) -> ToolRole:
+    """``role`` with the tool's ``_meta`` override (if any) applied."""
     override = (tool.get("_meta") or {}).get(ROLE_META)
-    if override:
-        role = _apply_override(tool["name"], role, override)
-    return role
+    return _apply_override(tool["name"], role, override) if override else role
 
 
 def _apply_override(name: str, role: ToolRole, override: Any) -> ToolRole:
@@ -259,8 +293,13 @@ def _item_props(schema: Any) -> JSONDict:
 
 def _kind(tokens: list[str], description: str, annotations: JSONDict, props: JSONDict) -> Kind:
     found: Kind | None = None
-    for token in tokens[:2]:  # ``github_create_issue`` yes; ``simulate_research_query`` no
+    for i, token in enumerate(tokens[:2]):  # ``github_create_issue`` yes; ``simulate_research_query`` no
         found = next((k for k, verbs in _VERBS.items() if token in verbs), None)
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if found and token in _HTTP_METHODS and any(after in verbs for verbs in _VERBS.values()):
+            found = next(k for k, verbs in _VERBS.items() if after in verbs)  # ``API-post-search`` searches
+        if found is None and token in _STATE_VERBS and len(tokens) > i + 1:
+            found = "update"  # ``finalize_invoice``, ``archive_project``
         if found:
             break
     if annotations.get("readOnlyHint") is True and found not in ("read", "list", "search"):
@@ -284,7 +323,7 @@ def _kind(tokens: list[str], description: str, annotations: JSONDict, props: JSO
 
 def _nouns(tokens: list[str]) -> list[str]:
     """The words naming the resource: after the verb, before any preposition."""
-    all_verbs = {v for verbs in _VERBS.values() for v in verbs}
+    all_verbs = {v for verbs in _VERBS.values() for v in verbs} | set(_STATE_VERBS)
     start = next((i + 1 for i, t in enumerate(tokens[:2]) if t in all_verbs), 0)
     out: list[str] = []
     for token in tokens[start:]:
@@ -292,6 +331,8 @@ def _nouns(tokens: list[str]) -> list[str]:
             break
         if token not in all_verbs:
             out.append(token)
+    while len(out) > 1 and out[-1] in _STATE_WORDS:  # ``mark_task_done``: the task, not a "done"
+        out.pop()
     return out
 
 
@@ -305,13 +346,18 @@ def _array_of_scalars(schema: Any) -> bool:
             and schema["items"].get("type") in ("string", "integer", "number"))
 
 
-def _items_field(output: JSONDict | None) -> str | None:
+def _items_field(output: JSONDict | None, kind: str = "list") -> str | None:
+    """The output property holding a list's items: an array of objects (``tags: [string]`` on a
+    created note is a field, not the items); a list tool may also list scalars."""
     if not output:
         return None
-    for prop, schema in (output.get("properties") or {}).items():
-        if isinstance(schema, dict) and schema.get("type") == "array":
+    arrays = [(p, s) for p, s in (output.get("properties") or {}).items()
+              if isinstance(s, dict) and s.get("type") == "array"]
+    for prop, schema in arrays:
+        items = schema.get("items")
+        if not isinstance(items, dict) or items.get("type") == "object" or "properties" in items or "$ref" in items:
             return prop
-    return None
+    return arrays[0][0] if arrays and kind in ("list", "search") else None
 
 
 def _count_fields(output: JSONDict | None) -> tuple[str, ...]:
@@ -324,7 +370,7 @@ def _count_fields(output: JSONDict | None) -> tuple[str, ...]:
 
 
 def _record_role(tokens: list[str], kind: Kind, props: JSONDict, output: JSONDict | None) -> ToolRole:
-    items_field = _items_field(output)
+    items_field = _items_field(output, kind)
     nouns = _nouns(tokens)
     out_props = (output or {}).get("properties") or {}
     if nouns:
@@ -343,13 +389,15 @@ def _record_role(tokens: list[str], kind: Kind, props: JSONDict, output: JSONDic
     key_field = _key_field(own, item_props)
 
     id_args = [p for p in props if is_id_name(p)]
-    own_keys = [p for p in id_args if _refers_to(p, own, key_field)]
+    compound = nouns[-2] if len(nouns) == 2 and kind != "create" else None  # ``get_pull_request(pull_number)``
+    own_keys = [p for p in id_args if _refers_to(p, own, key_field) or (compound and _id_stem(p) == compound)]
     foreign = tuple(p for p in id_args if p not in own_keys and _id_stem(p) is not None)
     # An array of objects is a batch of new entities only if it is named like them
     # (``issues``, ``items``); ``labels: [{name}]`` on ``create_issue`` is a field.
     batch_arg = next((p for p, s in props.items() if _array_of_objects(s) and (
         collection_name(p) == collection or p in ("items", "records", "entries", "data", "objects"))), None)
-    keys_arg = next((p for p, s in props.items() if _array_of_scalars(s) and is_id_name(singular(p))), None)
+    keys_arg = next((p for p, s in props.items() if _array_of_scalars(s) and (
+        is_id_name(singular(p)) or (p.endswith("s") and is_id_name(p[:-1])))), None)  # ``ids``, ``task_ids``
 
     if kind == "create":
         key_args = tuple(p for p in own_keys if p not in ("name", "username", "email", "login", "handle")
@@ -362,6 +410,11 @@ def _record_role(tokens: list[str], kind: Kind, props: JSONDict, output: JSONDic
         key_args = tuple(own_keys)
         if not key_args and kind != "read" and len(id_args) == 1 and not foreign:
             key_args = tuple(id_args)
+        if not key_args and kind == "update" and keys_arg and not batch_arg:  # ``complete_tasks(ids)``
+            verb = next((t for t in tokens[:2] if t in _STATE_VERBS), None)
+            sets = {"status": _STATE_VERBS[verb]} if verb else {}
+            return ToolRole(kind, collection, (), items_field, keys_arg, style="record", key_field=key_field,
+                            wrapper=wrapper, sets=sets)
         if not key_args and kind == "delete" and keys_arg:
             return ToolRole(kind, collection, (), items_field, keys_arg, style="record", key_field=key_field,
                             wrapper=wrapper)
@@ -371,13 +424,16 @@ def _record_role(tokens: list[str], kind: Kind, props: JSONDict, output: JSONDic
             sets = {}
             if kind == "update":
                 verb = next((t for t in tokens[:2] if t in _STATE_VERBS), None)
+                verb = verb or next((t for t in tokens[:3] if t in _STATE_VERBS), None)
                 if verb:
                     state = "state" if "state" in item_props else "status"
                     sets = {state: _STATE_VERBS[verb]}
             return ToolRole(kind, collection, key_args, items_field, batch_arg if kind == "update" else None,
                             style="record", key_field=key_field, foreign_keys=foreign, wrapper=wrapper, sets=sets)
     if kind in ("list", "search"):
-        query_arg = next((q for q in QUERY_ARGS if q in props), None)
+        query_arg = next((q for q in QUERY_ARGS if q in props), None) or next(
+            (p for p, s in props.items() if isinstance(s, dict) and s.get("type") == "string"
+             and {"search", "query", "keyword", "keywords"} & set(words(p))), None)  # ``searchText``
         filters = tuple(p for p, s in props.items() if p not in PAGINATION_ARGS and p != query_arg
                         and isinstance(s, dict) and s.get("type") in ("string", "integer", "number", "boolean", None))
         if kind == "list" and query_arg:
@@ -416,6 +472,34 @@ def _refers_to(arg: str, own: str, key_field: str) -> bool:
     if stem is None:
         return arg in ID_NAMES
     return singular(stem) == own or stem.endswith("_" + own) or own.endswith("_" + singular(stem))
+
+
+def infer_as_record(tool: JSONDict) -> ToolRole:
+    """The role ``tool`` would have as a REST-like record tool, whatever its arguments suggest."""
+    tokens = words(tool["name"])
+    props: JSONDict = (tool.get("inputSchema") or {}).get("properties") or {}
+    kind = _kind(tokens, tool.get("description") or "", tool.get("annotations") or {}, props)
+    return _record_role(tokens, kind, props, tool.get("outputSchema") or None)
+
+
+def verb_kind(word: str) -> Kind | None:
+    """The kind a verb names (``create`` -> create, ``get`` -> read), or None."""
+    if word in _STATE_VERBS and not any(word in verbs for verbs in _VERBS.values()):
+        return "update"
+    return next((k for k, verbs in _VERBS.items() if word in verbs), None)
+
+
+def state_after(verb: str) -> str | None:
+    """The state a lifecycle verb leaves an entity in (``close`` -> ``closed``)."""
+    return _STATE_VERBS.get(verb)
+
+
+def nouns_of(name: str) -> list[str]:
+    """The resource words of a tool name (``create_pull_request`` -> ``[pull, request]``)."""
+    return _nouns(words(name))
+
+
+ALL_VERBS: frozenset[str] = frozenset({v for verbs in _VERBS.values() for v in verbs} | set(_STATE_VERBS))
 
 
 # -- file style -----------------------------------------------------------------------------------

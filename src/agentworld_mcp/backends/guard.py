@@ -36,7 +36,8 @@ def target(role: ToolRole, arguments: JSONDict, ledger: Ledger) -> Entity | None
     for name in role.key_args:
         value = arguments.get(name)
         if isinstance(value, (str, int)) and not isinstance(value, bool):
-            entity = ledger.get(role.collection, value, include_deleted=True)
+            # Scoped entities are keyed within their parent (issue 3 of acme/rocket).
+            entity = ledger.get(role.collection, role.scoped(arguments, str(value)), include_deleted=True)
             if entity is not None:
                 return entity
     return None
@@ -44,15 +45,16 @@ def target(role: ToolRole, arguments: JSONDict, ledger: Ledger) -> Entity | None
 
 def deleted_target(tool: ToolSpec, arguments: JSONDict, ledger: Ledger) -> Entity | None:
     """The deleted entity this read/update/delete/move names, if any: its only right answer is not found."""
-    if tool.role.kind not in ("read", "update", "delete", "move"):
+    role = tool.role_for(arguments)  # a consolidated tool's action argument selects the operation
+    if role.kind not in ("read", "update", "delete", "move"):
         return None
-    entity = target(tool.role, arguments, ledger)
+    entity = target(role, arguments, ledger)
     return entity if entity is not None and not entity.alive else None
 
 
 def check(step: Step, observation: Any, is_error: bool) -> Checked:
     tool, arguments, ledger = step.tool, step.arguments, step.episode.ledger
-    role = tool.role
+    role = step.role
     if is_error:
         return Checked(observation, is_error, [])
     entity = target(role, arguments, ledger)

@@ -22,7 +22,8 @@ from typing import Any
 from .. import values
 from ..ledger import Effect, Entity, identity
 from ..result import dump_json
-from ..roles import ToolRole, collection_name, normalise_key, not_found_message, singular
+from ..roles import ToolRole, collection_name, normalise_key, not_found_message
+from . import records
 from .base import Prediction, Step
 from .served import predict_as_served
 
@@ -48,7 +49,7 @@ def predict(step: Step) -> Prediction:
     """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
     if (served := predict_as_served(step, predict)) is not None:  # wrapped results, in-band failures: served.py
         return served
-    role = step.tool.role
+    role = step.role  # a consolidated tool's action argument may select another role per call
     if role.style == "file":
         from .files import predict_file
 
@@ -104,7 +105,7 @@ def _demonstrated_not_found(step: Step, role: ToolRole) -> str | None:
         tool = step.world.tool(demo.tool)
         if not demo.is_error or tool is None or not isinstance(demo.response, str):
             continue
-        demo_role = infer_role(tool)
+        demo_role = records.model(step).roles.get(demo.tool) or infer_role(tool)  # as the catalog sees it
         key = demo_role.key_of(demo.arguments)
         if demo_role.collection == role.collection and key is not None and key in demo.response:
             found = demo.response.replace(key, "{key}")
@@ -113,15 +114,22 @@ def _demonstrated_not_found(step: Step, role: ToolRole) -> str | None:
     return found
 
 
-def item_schema(step: Step, role: ToolRole) -> JSONDict | None:
-    """The JSON Schema of one entity in the tool's output (unwrapped from lists and wrappers)."""
+def item_schema(step: Step, role: ToolRole, *, many: bool | None = None) -> JSONDict | None:
+    """The JSON Schema of one entity in the tool's output (unwrapped from lists and wrappers).
+
+    The items of ``items_field`` only where the output lists entities (a list or search, a
+    batch): a created note's ``tags: [string]`` is a field of the note, not the note.
+    """
     out = step.tool.output_schema
     if not out:
         return None
     props = out.get("properties") or {}
     if role.wrapper and isinstance(props.get(role.wrapper), dict):
         return props[role.wrapper]
-    if role.items_field and isinstance(props.get(role.items_field), dict):
+    if many is None:
+        many = role.kind in ("list", "search") or (
+            role.batch_arg is not None and isinstance(step.arguments.get(role.batch_arg), list))
+    if many and role.items_field and isinstance(props.get(role.items_field), dict):
         items = props[role.items_field].get("items")
         if isinstance(items, dict):
             return items
@@ -218,10 +226,15 @@ def structured_text(step: Step, text: str, *, is_error: bool = False, effects: l
 
 
 def _render_entity(step: Step, role: ToolRole, entity: JSONDict) -> Any:
+    """The entity as the tool returns it: the JSON itself without an outputSchema, else shaped by it."""
     out = step.tool.output_schema
     if not out:
         return entity
     base: JSONDict = {role.wrapper: entity} if role.wrapper else dict(entity)
+    if role.wrapper:  # beside the entity the answer names what was asked (``{type, id, object}``)
+        for name in out.get("properties") or {}:
+            if name != role.wrapper and _scalar(step.arguments.get(name)):
+                base[name] = step.arguments[name]
     if "success" in (out.get("properties") or {}):
         base.setdefault("success", True)
     return conform(base, out, step.rng)
@@ -234,22 +247,18 @@ def _render_list(step: Step, role: ToolRole, items: list[JSONDict]) -> Any:
     base: JSONDict = {role.items_field or "items": items}
     for count in role.count_fields:
         base[count] = len(items)
+    for name, sub in (out.get("properties") or {}).items():
+        kind = sub.get("type") if isinstance(sub, dict) else None
+        if name in ("failures", "errors", "failed") and kind == "array":
+            base.setdefault(name, [])  # nothing failed: a deterministic success lists no failures
+        elif kind in ("integer", "number") and (name.lower().endswith("count") or name.lower().startswith("total")):
+            base.setdefault(name, 0 if "fail" in name.lower() or "error" in name.lower() else len(items))
     return conform(base, out, step.rng)
 
 
 def _new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0) -> Any:
-    """A fresh identifier of the type the schema gives (``4``, ``"iss_4"``, a UUID)."""
-    number = step.episode.ledger.next_number(role.collection) + offset
-    key_schema = ((schema or {}).get("properties") or {}).get(role.key_field) or {}
-    kinds = key_schema.get("type") if isinstance(key_schema.get("type"), list) else [key_schema.get("type")]
-    if "integer" in kinds or "number" in kinds:
-        return number
-    if key_schema.get("format") == "uuid" or role.key_field == "uuid":
-        return str(values.generate({"type": "string", "format": "uuid"},
-                                   random.Random(f"{step.episode.seed}:{role.collection}:{number}"), "uuid"))
-    if key_schema.get("pattern") or key_schema.get("enum"):
-        return values.generate(key_schema, step.rng, role.key_field)
-    return f"{singular(role.collection)[:3]}_{number}"
+    """A fresh identifier: typed as the schema says, else in the catalog's convention (see :mod:`.records`)."""
+    return records.new_key(step, role, schema, offset)
 
 
 def _missing_reference(step: Step, role: ToolRole) -> Prediction | None:
@@ -265,10 +274,15 @@ def _missing_reference(step: Step, role: ToolRole) -> Prediction | None:
         if stem is None:
             continue
         target = collection_name(stem)
+        scoped = records.model(step).entity(target)
+        if scoped is not None and scoped.scope and all(a in step.arguments for a in scoped.scope):
+            from ..ledger import compound_key
+
+            value = compound_key(*(step.arguments[a] for a in scoped.scope), value)
         if target in ledger.collections() and ledger.get(target, value) is None:
             from dataclasses import replace
 
-            return not_found(step, replace(role, collection=target, style="record"), str(value))
+            return not_found(step, replace(role, collection=target, style="record"), str(step.arguments[arg]))
     return None
 
 
@@ -276,7 +290,8 @@ def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | 
                 offset: int = 0) -> tuple[str, JSONDict] | Prediction:
     """The key and stored fields of an entity created from ``given`` (arguments, or one batch item)."""
     ledger = step.episode.ledger
-    fields = {k: copy.deepcopy(v) for k, v in given.items() if v is not None and k != role.batch_arg}
+    skip = (role.batch_arg, role.extra.get("selector"))  # the action argument is not a field of the entity
+    fields = {k: copy.deepcopy(v) for k, v in given.items() if v is not None and k not in skip}
     props = (schema or {}).get("properties") or {}
     for prop, sub in (step.tool.input_schema.get("properties") or {}).items():
         wanted = prop in props or not props
@@ -286,17 +301,19 @@ def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | 
     if key_value is None and _scalar(given.get(role.key_field)):
         key_value = given[role.key_field]
     if key_value is not None:
-        key = normalise_key(role.style, key_value)
+        key = role.scoped(given, normalise_key(role.style, key_value))
         if ledger.get(role.collection, key) is not None:
-            return error(f"{role.noun} {key} already exists")
+            return error(f"{role.noun} {key_value} already exists")
         fields.setdefault(role.key_field, key_value)
     else:
-        fields = {role.key_field: _new_key(step, role, schema, offset), **fields}
-        key = str(fields[role.key_field])
+        key_value = _new_key(step, role, schema, offset)
+        fields = {role.key_field: key_value, **fields}
+        key = role.scoped(step.arguments, str(key_value))
     for name in _CREATED_FIELDS + _UPDATED_FIELDS:
         if name in props and name not in fields:
             fields[name] = now_iso(step.turn)
-    _like_siblings(step, role, fields, key, schema)
+    records.starting_fields(step, role, fields, key_value, schema)
+    _like_siblings(step, role, fields, str(key_value), schema)
     return key, fill(fields, schema, step.rng, step.turn)
 
 
@@ -355,7 +372,8 @@ def _target(step: Step, role: ToolRole) -> tuple[str | None, Entity | None]:
     key = role.key_of(step.arguments)
     if key is None:
         return None, None
-    return key, step.episode.ledger.get(role.collection, key)
+    entity = records.lookup(step, role, key)
+    return (entity.key if entity is not None else key), entity
 
 
 def _filled(step: Step, role: ToolRole, entity: Entity) -> tuple[JSONDict, list[Effect]]:
@@ -367,24 +385,31 @@ def _filled(step: Step, role: ToolRole, entity: Entity) -> tuple[JSONDict, list[
     return full, ([Effect("observe", role.collection, entity.key, added)] if added else [])
 
 
+def _shown(step: Step, role: ToolRole, key: str) -> str:
+    """The key as the caller wrote it (``3``), not its scoped ledger form."""
+    return next((str(step.arguments[a]) for a in role.key_args if _scalar(step.arguments.get(a))), key)
+
+
 def _read(step: Step, role: ToolRole) -> Prediction:
     key, entity = _target(step, role)
     if key is None:
         return _list(step, role)
     if entity is None:
-        return not_found(step, role, key)
+        return not_found(step, role, _shown(step, role, key))
     fields, effects = _filled(step, role, entity)
     return Prediction(_render_entity(step, role, fields), effects=effects)
 
 
 def _update(step: Step, role: ToolRole) -> Prediction:
+    batch = step.arguments.get(role.batch_arg) if role.batch_arg else None
+    if isinstance(batch, list) and role.key_of(step.arguments) is None:
+        return _update_many(step, role, batch)
     key, entity = _target(step, role)
     if key is None:
         return _action(step, role)
     if entity is None:
-        return not_found(step, role, key)
-    skip = set(role.key_args)
-    changes = {k: copy.deepcopy(v) for k, v in step.arguments.items() if k not in skip and v is not None}
+        return not_found(step, role, _shown(step, role, key))
+    changes = records.changes_of(step, role)
     for name, value in role.sets.items():
         changes.setdefault(name, value)
     schema = item_schema(step, role)
@@ -398,27 +423,79 @@ def _update(step: Step, role: ToolRole) -> Prediction:
     return Prediction(_render_entity(step, role, full), effects=[Effect("update", role.collection, key, changes)])
 
 
+def _update_many(step: Step, role: ToolRole, batch: list[Any]) -> Prediction:
+    """``update_tasks(tasks: [{id, content}])`` or ``complete_tasks(ids)``: each one updated as by itself."""
+    from dataclasses import replace
+
+    single = replace(role, batch_arg=None, key_args=(role.key_field, "id"))
+    updated, keys, effects = [], [], []
+    for item in batch:
+        arguments = item if isinstance(item, dict) else {role.key_field: item}
+        one = replace(step, arguments={**arguments, **{a: step.arguments[a] for a in role.scope_args if a in step.arguments}})
+        one.__dict__["role"] = single
+        answer = _update(one, single)
+        if answer.is_error:
+            return answer
+        effects += answer.effects or []
+        keys.append(_shown(one, single, ""))
+        for effect in answer.effects or []:  # the entity as updated (the answer is shaped for one entity)
+            before = step.episode.ledger.get(effect.collection, effect.key)
+            updated.append({**(before.fields if before else {}), **effect.fields})
+    return Prediction(_render_batch(step, role, updated, keys), effects=effects)
+
+
+def _render_batch(step: Step, role: ToolRole, entities: list[Any], keys: list[str]) -> Any:
+    """Several entities as the tool returns them: the entities under the items field, their keys in
+    arrays of ids (``completed: [...]``), counts; failures and errors stay empty."""
+    out = step.tool.output_schema
+    if not out:
+        return entities
+    body: JSONDict = {}
+    for name, sub in (out.get("properties") or {}).items():
+        items = sub.get("items") if isinstance(sub, dict) and sub.get("type") == "array" else None
+        if name in ("failures", "errors", "failed"):
+            body[name] = []  # nothing failed
+            continue
+        if not isinstance(items, dict):
+            continue
+        if items.get("type") in ("string", "integer"):
+            body[name] = keys
+        elif name == role.items_field or items.get("type") == "object":
+            body[name] = entities if name == role.items_field else []
+    for name, sub in (out.get("properties") or {}).items():
+        kind = sub.get("type") if isinstance(sub, dict) else None
+        if kind in ("integer", "number") and (name.lower().endswith("count") or name.lower().startswith("total")):
+            body[name] = 0 if "fail" in name.lower() or "error" in name.lower() else len(entities)
+    return conform(body, out, step.rng)
+
+
 def _delete(step: Step, role: ToolRole) -> Prediction:
     ledger = step.episode.ledger
     keys_arg = role.batch_arg if role.batch_arg and isinstance(step.arguments.get(role.batch_arg), list) else None
     if keys_arg:
         keys = [str(k) for k in step.arguments[keys_arg]]
     else:
-        key = role.key_of(step.arguments)
+        key, found = _target(step, role)
         if key is None:
             return _action(step, role)
+        if found is None:
+            return not_found(step, role, _shown(step, role, key))
         keys = [key]
     entities = []
     for key in keys:
-        entity = ledger.get(role.collection, key)
+        entity = ledger.get(role.collection, role.scoped(step.arguments, key)) if keys_arg else ledger.get(
+            role.collection, key)
         if entity is None:
             return not_found(step, role, key)
         entities.append(entity)
     effects = [Effect("delete", role.collection, e.key) for e in entities]
-    message = f"{role.noun} {', '.join(keys)} deleted"
+    shown = [str(e.fields.get(role.key_field, _shown(step, role, e.key))) for e in entities]
+    message = f"{role.noun} {', '.join(shown)} deleted"
     out = step.tool.output_schema
     if not out:
-        return Prediction(message, effects=effects)
+        # What was deleted, as the service shows it (``{"id": "cus_4", ..., "deleted": true}``).
+        gone = [{**e.fields, "deleted": True} for e in entities]
+        return Prediction(gone[0] if len(gone) == 1 and not keys_arg else gone, effects=effects)
     props = out.get("properties") or {}
     body: JSONDict = {}
     for name, sub in props.items():
@@ -431,6 +508,10 @@ def _delete(step: Step, role: ToolRole) -> Prediction:
             body[name] = entities[0].fields[name]
         elif name in role.count_fields or name in ("deleted_count", "deletedCount"):
             body[name] = len(entities)
+        elif kind == "object" and len(entities) == 1:  # ``deletedEntity: {type, id}``: what was deleted
+            selector = role.extra.get("selector")
+            body[name] = {**entities[0].fields, **({selector: step.arguments[selector]}
+                                                   if selector in step.arguments else {})}
     return Prediction(conform(body, out, step.rng), effects=effects)
 
 
@@ -453,12 +534,15 @@ def _move(step: Step, role: ToolRole) -> Prediction:
 
 
 def _list(step: Step, role: ToolRole) -> Prediction:
-    if not step.tool.output_schema and role.collection not in step.episode.ledger.collections():
+    if role.extra.get("everywhere"):
+        return _search_everywhere(step, role)
+    if not step.tool.output_schema and role.collection not in step.episode.ledger.collections() and (
+            not records.creatable(step, role)):
         return _action(step, role)  # "get-resource-links" on a world that never heard of links: just answer
-    schema = item_schema(step, role)
+    schema = item_schema(step, role, many=True)
     items, effects = [], []
     for entity in step.episode.ledger.items(role.collection):
-        if not matches(entity.fields, step.arguments, role, schema):
+        if not matches(entity.fields, step.arguments, role, schema, step) or not records.active(step, role, entity.fields):
             continue
         fields, filled = _filled(step, role, entity)
         items.append(fields)
@@ -466,12 +550,32 @@ def _list(step: Step, role: ToolRole) -> Prediction:
     return Prediction(_render_list(step, role, items), effects=effects)
 
 
-def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDict | None = None) -> bool:
+def _search_everywhere(step: Step, role: ToolRole) -> Prediction:
+    """A search named after no entity (``search``, ``API-post-search``) looks through every record collection."""
+    from dataclasses import replace
+
+    items, effects = [], []
+    for collection in step.episode.ledger.collections():
+        if records.model(step).entity(collection) is None:
+            continue
+        within = replace(role, collection=collection, extra={})
+        listed = _list(step, within)
+        found = listed.observation
+        items += found.get(role.items_field or "items", []) if isinstance(found, dict) else found if isinstance(
+            found, list) else []
+        effects += listed.effects or []
+    return Prediction(_render_list(step, role, items), effects=effects)
+
+
+def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDict | None = None,
+            step: Step | None = None) -> bool:
     """Whether ``item`` passes the call's filters: field equality where the field is known, text search."""
     known = set(((schema or {}).get("properties") or {}))
     for name in role.filters:
         wanted = arguments.get(name)
         if wanted is None or isinstance(wanted, (dict, list)):
+            continue
+        if step is not None and records.wants_all(step, role, name):
             continue
         if name in item:
             if not _equal(item[name], wanted):
@@ -479,8 +583,26 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
         elif name in known:
             return False
     if role.query_arg and arguments.get(role.query_arg) not in (None, ""):
-        needle = str(arguments[role.query_arg]).casefold()
-        if needle not in _haystack(item):
+        return _found(str(arguments[role.query_arg]), item)
+    return True
+
+
+def _found(query: str, item: JSONDict) -> bool:
+    """Free text over the item's fields: the whole phrase, or every word of it; ``field:value`` qualifiers
+    (``is:open``, ``state:closed``, ``repo:acme/rocket``) compare with the item's fields when it has them."""
+    haystack = _haystack(item)
+    needle = query.casefold().strip()
+    if needle in haystack:
+        return True
+    for term in needle.split():
+        name, _, value = term.partition(":")
+        if value:
+            have = item.get("state", item.get("status")) if name == "is" else item.get(name)
+            text = str(have).casefold()
+            if have is not None and not (text == value or text in value or value in text):
+                return False
+            continue
+        if term not in haystack:
             return False
     return True
 

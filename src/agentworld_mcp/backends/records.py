@@ -1,0 +1,243 @@
+"""Record-style entities as the service would shape them, from the catalog's entity model.
+
+The record handlers of :mod:`.schema` ask here for what the catalog says about an entity
+(:mod:`agentworld_mcp.entities`): its key within its scope, a new entity's key in the
+service's format (``4``, ``cus_4``, ``1773046800.000100``), the fields a new entity starts
+with (status, human identifier, url, timestamps, fields the descriptions promise), which
+items a plain list shows (not the completed or archived ones) and what an update changes.
+Everything is a pure function of the step: nothing here changes the episode.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import TYPE_CHECKING, Any
+
+from .. import values
+from ..entities import EntityModel, EntityType, build
+from ..ledger import Entity
+from ..roles import ToolRole, singular
+
+if TYPE_CHECKING:
+    from .base import Step
+
+JSONDict = dict[str, Any]
+_CREATED = "created_at"
+#: Update arguments that hold the changes as an object (``fields: {status: done}``).
+_CHANGE_OBJECTS = ("fields", "updates", "update", "changes", "data", "properties", "attributes", "patch", "values")
+#: Fields a description may promise that start at zero (``Returns the account with its balance``).
+_ZERO_FIELDS = ("balance", "amount", "total", "count", "quantity", "score", "points", "likes", "votes", "size")
+#: Other entity fields an agent may name an entity by (``ENG-42``, a number, a ts).
+ALIASES = ("identifier", "number", "key", "slug", "ts", "name")
+#: States that take an item out of a plain list (a closed issue stays listed; a completed task does not).
+_HIDDEN = frozenset({"completed", "complete", "archived", "deleted", "cancelled", "canceled"})
+
+
+def model(step: Step) -> EntityModel:
+    """The catalog's entity model (built once per world when the step has no catalog)."""
+    catalog = getattr(step, "catalog", None)
+    if catalog is not None and getattr(catalog, "model", None) is not None:
+        return catalog.model  # type: ignore[no-any-return]
+    cached = step.world.__dict__.get("_agentworld_entities")
+    if cached is None:
+        cached = build(step.world.tools, seed=step.world.seed)
+        step.world.__dict__["_agentworld_entities"] = cached
+    return cached  # type: ignore[no-any-return]
+
+
+def entity_type(step: Step, role: ToolRole) -> EntityType | None:
+    return model(step).entity(role.collection) if role.style == "record" else None
+
+
+def creatable(step: Step, role: ToolRole) -> bool:
+    """Whether the catalog has a tool that creates this collection's entities (so a list of none is ``[]``)."""
+    known = entity_type(step, role)
+    roles = model(step).roles
+    return known is not None and any(roles[n].kind == "create" for n in known.tools if n in roles)
+
+
+# -- keys ------------------------------------------------------------------------------------------
+
+
+def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0) -> Any:
+    """A fresh identifier of the type the schema gives (``4``, ``"iss_4"``, a UUID), else the catalog's convention."""
+    scope = role.scope_of(step.arguments)
+    number = step.episode.ledger.next_number(role.collection, scope) + offset
+    key_schema = ((schema or {}).get("properties") or {}).get(role.key_field) or {}
+    declared = key_schema.get("type")
+    kinds: list[Any] = declared if isinstance(declared, list) else [declared]
+    known = entity_type(step, role)
+    if "integer" in kinds or "number" in kinds:
+        return number
+    if key_schema.get("format") == "uuid" or role.key_field == "uuid":
+        return str(values.generate({"type": "string", "format": "uuid"},
+                                   random.Random(f"{step.episode.seed}:{role.collection}:{number}"), "uuid"))
+    if key_schema.get("pattern") or key_schema.get("enum"):
+        return values.generate(key_schema, step.rng, role.key_field)
+    if known is not None and not key_schema:
+        if known.conventions.ts_key:  # Slack-style: the message's own timestamp, unique per channel
+            from .schema import clock
+
+            return f"{int(clock(step.turn).timestamp())}.{number:06d}"
+        if known.conventions.identifier and known.conventions.identifier[0] == role.key_field:
+            team = _team_key(step, role) or known.conventions.identifier[1]  # Jira: the key is ``ROC-1``
+            return f"{team}-{_next_in_series(step, role, role.key_field, team) + offset}"
+        if known.conventions.id_prefix:
+            return f"{known.conventions.id_prefix}{number}"
+        if known.conventions.uuid_ids and role.key_field == "id":
+            return str(values.generate({"type": "string", "format": "uuid"},
+                                       random.Random(f"{step.episode.seed}:{role.collection}:{number}"), "uuid"))
+        if known.key_type == "integer" or role.key_field == "number":
+            return number
+    return f"{singular(role.collection)[:3]}_{number}"
+
+
+def lookup(step: Step, role: ToolRole, key: str) -> Entity | None:
+    """The live entity the key names: by ledger key, else by a field an agent may use instead
+    (``ENG-42`` for an issue keyed by uuid). The scan runs only when the direct lookup misses."""
+    ledger = step.episode.ledger
+    found = ledger.get(role.collection, key)
+    if found is not None or role.style != "record":
+        return found
+    raw = next((str(step.arguments[a]) for a in role.key_args if a in step.arguments), None)
+    if raw is None:
+        return None
+    scope = dict(zip(role.scope_args, role.scope_of(step.arguments)))
+    for entity in ledger.items(role.collection):
+        fields = entity.fields
+        if any(str(fields.get(a)) == raw for a in ALIASES + (role.key_field,) if a in fields) and all(
+                str(fields.get(k, "")) == v for k, v in scope.items()):
+            return entity
+    return None
+
+
+# -- a new entity ------------------------------------------------------------------------------------
+
+
+def starting_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any, schema: JSONDict | None) -> None:
+    """What a new entity has at this service besides what the caller gave (added to ``fields`` in place).
+
+    Only where no outputSchema decides: its state (``status: open``, ``draft`` before
+    ``finalize``), human identifier (``ENG-5``), url built from its scope, creation time,
+    and fields the descriptions promise that have an obvious start (``balance: 0``).
+    """
+    known = entity_type(step, role)
+    if known is None:
+        return
+    props = (schema or {}).get("properties") or {}
+    c = known.conventions
+    if c.status_field and c.initial_status and c.status_field not in fields and (not props or c.status_field in props):
+        fields[c.status_field] = c.initial_status
+    if c.identifier and c.identifier[0] not in fields and (not props or c.identifier[0] in props):
+        team = _team_key(step, role) or c.identifier[1]
+        fields[c.identifier[0]] = f"{team}-{_next_in_series(step, role, c.identifier[0], team)}"
+    for url_field in (c.url[0] if c.url else ()):
+        if url_field not in fields and (not props or url_field in props):
+            scope = {name: value for name, value in zip(role.scope_args, role.scope_of(step.arguments))}
+            try:
+                fields[url_field] = c.url[1].format(key=key_value, **scope)  # type: ignore[index]
+            except (KeyError, IndexError, ValueError):
+                pass
+    for flag in ("completed", "is_completed", "archived", "is_archived", "checked", "done", "deleted", "is_deleted"):
+        if flag not in fields and (flag in props or (not props and flag in known.fields)):
+            sub = props.get(flag) or {"type": "boolean"}
+            if isinstance(sub, dict) and sub.get("type") == "boolean":
+                fields[flag] = False  # a new item is not done yet
+    if props:
+        return
+    if role.key_field != "number" and known.key_type == "integer" and "number" in known.fields:
+        fields.setdefault("number", key_value)
+    created = next((f for f in known.fields if f in ("created_at", "createdAt", "created", "date_created")), _CREATED)
+    from .schema import now_iso
+
+    fields.setdefault(created, now_iso(step.turn))
+    for name in known.fields:
+        if name not in fields and name in _ZERO_FIELDS:
+            fields[name] = 0
+        elif name not in fields and name in c.inactive_flags:
+            fields[name] = False
+
+
+def _team_key(step: Step, role: ToolRole) -> str | None:
+    """The key human identifiers start with: a project key given (``project_key: ROC``), or the key of
+    the parent named by a foreign id (``teamId`` of a team whose ``key`` is ``ROC``)."""
+    for name, value in step.arguments.items():
+        if (name == "key" or name.endswith(("_key", "Key"))) and isinstance(value, str) and value.isupper():
+            return value
+    ledger = step.episode.ledger
+    from ..roles import _id_stem, collection_name
+
+    for name in role.foreign_keys or tuple(a for a in step.arguments if a.endswith(("_id", "Id"))):
+        value, stem = step.arguments.get(name), _id_stem(name)
+        parent = ledger.get(collection_name(stem), value) if stem and isinstance(value, (str, int)) else None
+        key = parent.fields.get("key") if parent is not None else None
+        if isinstance(key, str) and key:
+            return key
+    return None
+
+
+def _next_in_series(step: Step, role: ToolRole, name: str, team: str) -> int:
+    """The next number of ``TEAM-n`` identifiers (a scan of the collection: creates only)."""
+    prefix, highest = f"{team}-", 0
+    for entity in step.episode.ledger.items(role.collection):
+        value = entity.fields.get(name)
+        if isinstance(value, str) and value.startswith(prefix) and value[len(prefix):].isdigit():
+            highest = max(highest, int(value[len(prefix):]))
+    return highest + 1
+
+
+# -- lists ---------------------------------------------------------------------------------------------
+
+
+def active(step: Step, role: ToolRole, item: JSONDict) -> bool:
+    """Whether a list shows ``item``: a state filter the caller gave decides; without one, the
+    service's default (``state`` defaults to ``open``) or its active items (not completed or archived)."""
+    known = entity_type(step, role)
+    status_field = known.conventions.status_field if known else None
+    for name in (status_field, "status", "state"):
+        if name and name in step.arguments:
+            return True  # the filter decides (``matches``), ``all`` included
+    props = (step.tool.input_schema.get("properties") or {})
+    for name in (status_field, "status", "state"):
+        schema = props.get(name) if name else None
+        if isinstance(schema, dict) and isinstance(schema.get("default"), str) and name in item:
+            wanted = schema["default"]
+            return wanted.casefold() in ("all", "any") or str(item[name]).casefold() == wanted.casefold()
+    for flag in ("completed", "is_completed", "archived", "is_archived", "checked", "is_deleted"):
+        if item.get(flag) is True and flag not in step.arguments:
+            return False
+    state = item.get(status_field or "status", item.get("state"))
+    if not isinstance(state, str):
+        return True
+    schema = props.get(status_field or "status") or props.get("state") or {}
+    enum = [v for v in (schema.get("enum") or []) if isinstance(v, str)] if isinstance(schema, dict) else []
+    everything = [v for v in enum if v.casefold() in ("all", "any")]
+    if everything:  # a filter offering ``all`` defaults to the first state (GitHub: open | closed | all)
+        return state == next(v for v in enum if v not in everything)
+    return state.casefold() not in _HIDDEN
+
+
+def wants_all(step: Step, role: ToolRole, name: str) -> bool:
+    """``state: all`` selects every state."""
+    value = step.arguments.get(name)
+    known = entity_type(step, role)
+    all_values = known.conventions.all_values if known else ()
+    return isinstance(value, str) and (value in all_values or value.casefold() in ("all", "any"))
+
+
+# -- updates -----------------------------------------------------------------------------------------
+
+
+def changes_of(step: Step, role: ToolRole) -> JSONDict:
+    """Every field the update sets: its arguments (not the key or scope), and those given as one object."""
+    skip = set(role.key_args) | set(role.scope_args) | {role.extra.get("selector")}
+    changes: JSONDict = {}
+    for name, value in step.arguments.items():
+        if name in skip or value is None:
+            continue
+        if name in _CHANGE_OBJECTS and isinstance(value, dict):
+            changes.update(copy.deepcopy(value))
+        else:
+            changes[name] = copy.deepcopy(value)
+    return changes

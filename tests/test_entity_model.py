@@ -1,0 +1,188 @@
+"""The catalog-level entity model: what the whole catalog says about each tool's entity.
+
+Catalogs here are small and written inline, shaped like the real servers they stand for
+(a key-value store, a LangChain banking toolkit, a calendar, a GitHub-like tracker, a
+payments API, a task manager, a consolidated ``method:`` tool). Nothing in the model knows
+these names: every answer comes from the shapes and words of the catalog.
+"""
+
+from __future__ import annotations
+
+import random
+
+import jsonschema
+import pytest
+
+from agentworld_mcp import Simulator
+from agentworld_mcp.catalog import Catalog
+from agentworld_mcp.entities import build
+from agentworld_mcp.ledger import Ledger, compound_key
+from agentworld_mcp.world import World
+
+S = {"type": "string"}
+N = {"type": "number"}
+
+
+def tool(name: str, props: dict, required: tuple = (), description: str = "", output: dict | None = None) -> dict:
+    out = {"name": name, "description": description,
+           "inputSchema": {"type": "object", "properties": props, "required": list(required)}}
+    if output is not None:
+        out["outputSchema"] = output
+    return out
+
+
+def roles(tools: list[dict]) -> dict:
+    return build(tools).roles
+
+
+KV = [
+    tool("save", {"key": S, "value": S}, ("key", "value"), "Save a value under a key."),
+    tool("get", {"key": S}, ("key",), "Get the value stored under a key."),
+    tool("batch_delete", {"keys": {"type": "array", "items": S}}, ("keys",), "Delete several keys."),
+]
+BANK = [
+    tool("open_account", {"owner_name": S, "currency": S}, ("owner_name", "currency"),
+         "Open a bank account. Returns the account with its account_id and balance."),
+    tool("get_account", {"account_id": S}, ("account_id",), "Get an account."),
+    tool("close_account", {"account_id": S}, ("account_id",), "Close an account."),
+]
+CALENDAR = [
+    tool("create-event", {"summary": S, "start": S, "path": S}, ("summary",), "Create a calendar event."),
+    tool("get-event", {"eventId": S}, ("eventId",), "Get an event."),
+    tool("list-events", {"calendarId": S}, (), "List events."),
+]
+TRACKER = [
+    tool("create_issue", {"owner": S, "repo": S, "title": S}, ("owner", "repo", "title"),
+         "Create a new issue in a GitHub repository"),
+    tool("get_issue", {"owner": S, "repo": S, "issue_number": N}, ("owner", "repo", "issue_number"),
+         "Get details of a specific issue in a GitHub repository."),
+    tool("update_issue", {"owner": S, "repo": S, "issue_number": N, "title": S, "state": S},
+         ("owner", "repo", "issue_number"), "Update an existing issue in a GitHub repository"),
+    tool("list_issues", {"owner": S, "repo": S, "state": {"type": "string", "enum": ["open", "closed", "all"]}},
+         ("owner", "repo"), "List issues in a GitHub repository with filtering options"),
+]
+PAYMENTS = [
+    tool("create_customer", {"name": S, "email": S}, ("email",), "Create a customer (ids look like cus_NffrFeUfNV2Hib)."),
+    tool("retrieve_customer", {"customer": S}, ("customer",), "Retrieve a customer."),
+    tool("create_invoice", {"customer": S}, ("customer",), "Create an invoice (in_1MtHbELkdIwHu7ixl4OzzPMv)."),
+    tool("finalize_invoice", {"invoice": S}, ("invoice",), "Finalize a draft invoice."),
+]
+CONSOLIDATED = [
+    tool("manage_issue", {"method": {"type": "string", "enum": ["create", "get", "update", "delete", "list"]},
+                          "issue_id": S, "title": S}, ("method",), "Manage issues, identified like ENG-42."),
+]
+
+
+def test_tools_of_one_store_named_after_verbs_share_one_collection():
+    found = roles(KV)
+    assert {r.collection for r in found.values()} == {"items"}
+    assert (found["save"].kind, found["save"].key_args) == ("create", ("key",))  # the caller names the key
+    assert (found["get"].kind, found["get"].key_args) == ("read", ("key",))
+    assert (found["batch_delete"].kind, found["batch_delete"].batch_arg) == ("delete", "keys")
+
+
+def test_a_sibling_read_names_the_key_a_create_described_as_returning_it_creates():
+    found = roles(BANK)
+    assert (found["open_account"].kind, found["open_account"].collection) == ("create", "accounts")
+    assert {r.key_field for r in found.values()} == {"account_id"}
+    assert found["close_account"].sets == {"status": "closed"}
+    entity = build(BANK).entity("accounts")
+    assert {"account_id", "balance", "owner_name", "currency"} <= entity.fields
+
+
+def test_a_path_argument_does_not_make_a_calendar_event_a_file():
+    found = roles(CALENDAR)
+    assert {r.style for r in found.values()} == {"record"}
+    assert found["create-event"].collection == "events" and found["create-event"].key_args == ()
+
+
+def test_entities_keyed_within_their_parent_repository():
+    model = build(TRACKER)
+    issues = model.entity("issues")
+    assert (issues.key_field, issues.scope, issues.key_type) == ("number", ("owner", "repo"), "integer")
+    get = model.roles["get_issue"]
+    assert get.key_of({"owner": "acme", "repo": "rocket", "issue_number": 3}) == compound_key("acme", "rocket", "3")
+    assert get.key_of({"owner": "acme", "repo": "webapp", "issue_number": 3}) != get.key_of(
+        {"owner": "acme", "repo": "rocket", "issue_number": 3})
+    assert issues.conventions.url == (("html_url", "url"), "https://github.com/{owner}/{repo}/issues/{key}")
+    assert (issues.conventions.status_field, issues.conventions.initial_status) == ("state", "open")
+
+
+def test_numbers_run_per_scope_in_the_ledger():
+    ledger = Ledger()
+    from agentworld_mcp.ledger import Effect
+
+    ledger.apply([Effect("create", "issues", compound_key("acme", "rocket", "1"), {"number": 1}),
+                  Effect("create", "issues", compound_key("acme", "rocket", "2"), {"number": 2})], turn=1)
+    assert ledger.next_number("issues", ("acme", "rocket")) == 3
+    assert ledger.next_number("issues", ("acme", "webapp")) == 1
+
+
+def test_id_prefixes_and_lifecycles_come_from_the_catalog_text():
+    model = build(PAYMENTS)
+    assert model.entity("customers").conventions.id_prefix == "cus_"
+    assert model.entity("invoices").conventions.id_prefix == "in_"
+    assert (model.roles["retrieve_customer"].kind, model.roles["retrieve_customer"].key_args) == ("read", ("customer",))
+    finalize = model.roles["finalize_invoice"]
+    assert (finalize.kind, finalize.sets) == ("update", {"status": "open"})
+    assert model.entity("invoices").conventions.initial_status == "draft"  # finalize moves a draft to open
+
+
+def test_an_action_argument_selects_the_role_of_each_call():
+    catalog = Catalog(World.from_tools(CONSOLIDATED))
+    spec = catalog["manage_issue"]
+    kinds = {v: spec.role_for({"method": v}).kind for v in ("create", "get", "update", "delete", "list")}
+    assert kinds == {"create": "create", "get": "read", "update": "update", "delete": "delete", "list": "list"}
+    assert {spec.role_for({"method": v}).collection for v in kinds} == {"issues"}
+    assert spec.role_for({"method": "get"}).key_args == ("issue_id",)
+    assert spec.role_for({}) == spec.role  # no action argument: the default role
+    assert catalog.model.entity("issues").conventions.identifier == ("identifier", "ENG")
+
+
+def test_meta_override_still_has_the_last_word():
+    steered = [*KV[:2], {**KV[2], "_meta": {"agentworld/role": {"collection": "trash"}}}]
+    assert roles(steered)["batch_delete"].collection == "trash"
+
+
+# -- the entity-rendering bug -----------------------------------------------------------------------------
+
+
+NOTE_OUTPUT = {"type": "object", "properties": {
+    "id": S, "title": S, "tags": {"type": "array", "items": S},
+    "comments": {"type": "array", "items": {"type": "object", "properties": {"body": S}}}},
+    "required": ["id", "title", "tags"]}
+
+
+@pytest.mark.parametrize("name", ["create_note", "get_note", "update_note", "delete_note"])
+async def test_an_entity_with_an_array_field_is_rendered_as_the_entity(name):
+    """An output with an array property (``tags: [string]``) is not a list of entities: creating a
+    note used to render the array's item schema as the note (``dictionary update sequence element``)."""
+    tools = [tool(n, {"id": S, "title": S} if n != "create_note" else {"title": S}, (), "", NOTE_OUTPUT)
+             for n in ("create_note", "get_note", "update_note", "delete_note")]
+    sim = Simulator(World.from_tools(tools), seed=1)
+    created = await sim.call("create_note", {"title": "Groceries"})
+    assert not created.is_error, created.text
+    jsonschema.validate(created.structured, NOTE_OUTPUT)
+    assert created.structured["title"] == "Groceries" and isinstance(created.structured["tags"], list)
+    if name != "create_note":
+        args = {"id": created.structured["id"], **({"title": "Shopping"} if name == "update_note" else {})}
+        result = await sim.call(name, args)
+        assert not result.is_error and not result.is_simulator_error, result.text
+        jsonschema.validate(result.structured, NOTE_OUTPUT)
+        assert result.structured["id"] == created.structured["id"]
+
+
+async def test_every_tool_of_catalogs_with_array_outputs_answers_without_simulator_errors():
+    """A sweep of generated calls over tools whose outputs carry arrays of scalars and of objects."""
+    from agentworld_mcp import values
+
+    tools = [tool(f"{verb}_note", {"id": S, "title": S, "tags": {"type": "array", "items": S}}, (), "", NOTE_OUTPUT)
+             for verb in ("create", "get", "update", "delete", "list", "search")]
+    sim = Simulator(World.from_tools(tools), seed=2)
+    for spec in sim.catalog:
+        for i in range(10):
+            args = values.generate(spec.input_schema, random.Random(f"{spec.name}{i}"))
+            result = await sim.call(spec.name, args)
+            assert not result.is_simulator_error, (spec.name, result.text)
+            if not result.is_error:
+                jsonschema.validate(result.structured, NOTE_OUTPUT)
