@@ -574,7 +574,78 @@ FILESYSTEM = Episode("filesystem", (
          check("a moved file is at its new path", text_matches(r"Book town hall"), _FS)),
 ))
 
+# -- Google Calendar (@cocal/google-calendar-mcp: JSON text, no outputSchema) ------------------
+_GC_EVENT = "https://developers.google.com/calendar/api/v3/reference/events"
+_GC_INSERT = "https://developers.google.com/calendar/api/v3/reference/events/insert"
+_GC_LIST = "https://developers.google.com/calendar/api/v3/reference/events/list"
+_GC_DELETE = "https://developers.google.com/calendar/api/v3/reference/events/delete"
+_GC_MCP = "https://github.com/nspady/google-calendar-mcp#available-tools"
+_EVENT = Ref("event", "id", "missing-event")
+_DEC1 = {"timeMin": "2026-12-01T00:00:00", "timeMax": "2026-12-02T00:00:00"}
+
+CALENDAR = Episode("calendar", (
+    step("create-event", {"calendarId": "primary", "summary": "Launch review", "location": "Room 4",
+                          "start": "2026-12-01T10:00:00", "end": "2026-12-01T11:00:00", "timeZone": "Europe/Warsaw"},
+         check("the created event has an id", field_matches("id", r"\w+$"), _GC_INSERT),
+         check("the created event has its summary", field_equals("summary", "Launch review"), _GC_EVENT),
+         check("the event starts when asked", field_matches("dateTime", r"2026-12-01T10:00:00"), _GC_EVENT),
+         check("a new event is confirmed", field_equals("status", "confirmed"), _GC_EVENT),
+         check("an event links to the Calendar web UI",
+               field_matches("htmlLink", r"https://www\.google\.com/calendar/event\?eid="), _GC_EVENT),
+         save="event"),
+    step("get-event", {"calendarId": "primary", "eventId": _EVENT},
+         check("reading the event back gives its summary", field_equals("summary", "Launch review"), _GC_EVENT),
+         check("reading the event back gives its location", field_equals("location", "Room 4"), _GC_EVENT)),
+    step("update-event", {"calendarId": "primary", "eventId": _EVENT, "summary": "Launch review (moved)",
+                          "start": "2026-12-01T14:00:00", "end": "2026-12-01T15:00:00", "timeZone": "Europe/Warsaw"},
+         check("the update returns the new summary", field_equals("summary", "Launch review (moved)"), _GC_EVENT),
+         check("the update moves the start too", field_matches("dateTime", r"2026-12-01T14:00:00"),
+               _GC_EVENT)),
+    step("list-events", {"calendarId": "primary", **_DEC1},
+         check("the day's events include it", lists("id", _EVENT), _GC_LIST)),
+    step("search-events", {"calendarId": "primary", "query": "Launch", **_DEC1},
+         check("a free-text search finds it", lists("id", _EVENT), _GC_LIST)),
+    step("list-events", {"calendarId": "primary", "timeMin": "2026-12-05T00:00:00",
+                         "timeMax": "2026-12-06T00:00:00"},
+         check("another day's events do not include it", omits("id", _EVENT), _GC_LIST)),
+    step("delete-event", {"calendarId": "primary", "eventId": _EVENT},
+         check("delete reports success", field_equals("success", True), _GC_MCP)),
+    step("get-event", {"calendarId": "primary", "eventId": _EVENT},
+         check("a deleted event is gone", fails_or_says_gone(), _GC_DELETE)),
+))
+
+# -- Redis (@modelcontextprotocol/server-redis: one key-value store behind set/get/delete/list) --
+_RD = "https://github.com/modelcontextprotocol/servers-archived/tree/main/src/redis#tools"
+_RD_GET = "https://redis.io/docs/latest/commands/get/"
+_RD_SET = "https://redis.io/docs/latest/commands/set/"
+_RD_KEYS = "https://redis.io/docs/latest/commands/keys/"
+
+REDIS = Episode("redis", (
+    step("set", {"key": "session:42", "value": "alice"},
+         check("set answers", succeeds(), _RD_SET)),
+    step("set", {"key": "session:43", "value": "bob"},
+         check("set answers", succeeds(), _RD_SET)),
+    step("get", {"key": "session:42"},
+         check("get returns the value set under the key", mentions("alice"), _RD_GET),
+         check("get returns only that key's value", lacks("bob"), _RD_GET)),
+    step("set", {"key": "session:42", "value": "carol"},
+         check("setting an existing key answers", succeeds(), _RD_SET)),
+    step("get", {"key": "session:42"},
+         check("set overwrites the value", mentions("carol"), _RD_SET),
+         check("the old value is gone", lacks("alice"), _RD_SET)),
+    step("list", {"pattern": "session:*"},
+         check("list matches the pattern to both keys", text_matches(r"session:42[\s\S]*session:43|session:43[\s\S]*session:42"),
+               _RD_KEYS)),
+    step("delete", {"key": "session:42"},
+         check("delete answers", succeeds(), _RD)),
+    step("get", {"key": "session:42"},
+         check("a deleted key is gone", fails_or_says_gone(), _RD_GET)),
+    step("list", {"pattern": "session:*"},
+         check("list no longer has the deleted key", lacks("session:42"), _RD_KEYS),
+         check("list keeps the other key", mentions("session:43"), _RD_KEYS)),
+))
+
 EPISODES: dict[str, Episode] = {e.catalog: e for e in (
     STRIPE, GITHUB, GITHUB_OFFICIAL, SLACK, LINEAR, NOTION, TODOIST, JIRA, SQLITE, POSTGRES, TIME,
-    TASKMANAGER, MEMORY, FILESYSTEM,
+    TASKMANAGER, MEMORY, FILESYSTEM, CALENDAR, REDIS,
 )}

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mcp.shared.exceptions import McpError
+
 from ..conftest import stdio_session
 from .checks import Answer, Context, resolve
 from .episodes import EPISODES, Episode
@@ -66,11 +68,11 @@ async def run_episode(episode: Episode) -> CatalogReport:
     """Play ``episode`` against the simulator serving its catalog; score every check."""
     try:
         listed, answers = await play(episode)
-    except Exception as exc:  # the catalog does not load or serve: every check fails, with why
-        reason = f"not served: {type(exc).__name__}: {exc}"
-        return CatalogReport(episode.catalog, [Outcome(episode.catalog, i, st.tool, c.what, reason, c.doc)
+    except Exception as exc:  # noqa: BLE001 - the catalog does not load or serve: every check fails, with why
+        why = f"not served: {type(exc).__name__}: {exc}"
+        return CatalogReport(episode.catalog, [Outcome(episode.catalog, i, st.tool, c.what, why, c.doc)
                                                for i, st in enumerate(episode.steps) for c in st.checks],
-                             error=reason)
+                             error=why)
     report = CatalogReport(episode.catalog, score(episode, answers), listed)
     recorded = load(episode.catalog)
     if recorded:
@@ -104,7 +106,8 @@ async def play(episode: Episode) -> tuple[list[str], list[Answer]]:
             try:
                 result = await asyncio.wait_for(session.call_tool(st.tool, arguments), CALL_TIMEOUT_S)
                 answer = Answer.of(result.model_dump(by_alias=True, exclude_none=True, mode="json"))
-            except Exception as exc:  # a protocol error or a hang: the check sees an error answer
+            except (McpError, TimeoutError, RuntimeError) as exc:  # protocol error, hang, bad structuredContent
+                # the checks see an error answer; the sweep counts these
                 answer = Answer(True, f"{type(exc).__name__}: {exc}")
             answers.append(answer)
             if st.save:
