@@ -18,6 +18,7 @@ from agentworld_mcp.world import World, load_world
 from .conftest import stdio_session
 
 CATALOGS = Path(__file__).resolve().parent / "catalogs"
+REALISM = Path(__file__).resolve().parent / "realism"
 JSONDict = dict[str, Any]
 
 
@@ -54,6 +55,27 @@ async def test_a_demonstrated_in_band_failure_shapes_every_not_found_of_the_worl
     assert not read.is_error and json.loads(read.text) == {"status": "task_not_found"}
     assert not deleted.is_error and json.loads(deleted.text) == {"status": "task_not_found"}
     assert not created.is_error and "Ship" in created.text
+
+
+async def test_a_demonstrated_message_is_worded_as_shown_for_the_key_asked() -> None:
+    shown = {"tool": "get_task", "arguments": {"task_id": 99}, "response": "Task 99 does not exist"}
+    async with Simulator(tasks_world([shown])) as sim:
+        result = await sim.call("get_task", {"task_id": 42})
+    assert (result.is_error, result.text) == (False, "Task 42 does not exist")
+
+
+async def test_a_failure_recorded_from_a_real_task_manager_is_followed_for_other_tasks() -> None:
+    """mcp-taskmanager answers a missing task in band (tests/realism/ground_truth/taskmanager.jsonl);
+    one such recorded call as a demonstration makes every missing task answer alike."""
+    recorded = [json.loads(line) for line in (REALISM / "ground_truth" / "taskmanager.jsonl").read_text().splitlines()]
+    missing = next(r for r in recorded if r["tool"] == "open_task_details" and "task_not_found" in json.dumps(r))
+    demo = {"tool": missing["tool"], "arguments": missing["arguments"],
+            "response": json.loads(missing["result"]["content"][0]["text"])}
+    catalog = json.loads((REALISM / "catalogs" / "taskmanager.json").read_text())
+    async with Simulator(World.from_tools(catalog["tools"], demonstrations=[demo])) as sim:
+        result = await sim.call("open_task_details", {"taskId": "task-77"})
+    assert not result.is_error
+    assert json.loads(result.text) == {"status": "task_not_found", "message": "No such task found"}
 
 
 async def test_an_in_band_failure_changes_nothing() -> None:

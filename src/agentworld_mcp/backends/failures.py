@@ -47,8 +47,10 @@ class Convention:
     """How one tool reports a domain failure."""
 
     in_band: bool
-    #: A demonstrated failure body (``{"status": "task_not_found"}``) to answer in the shape of.
+    #: A demonstrated failure (``{"status": "task_not_found"}``, ``Key not found: a``) to answer like.
     shape: Any = None
+    #: The demonstration's argument values, to find where the failure names what it failed on.
+    shown_keys: tuple[str, ...] = ()
 
 
 def convention_for(world: World, tool: JSONDict) -> Convention:
@@ -72,9 +74,11 @@ def _demonstrated(world: World, tool: str | None) -> Convention | None:
         if demo.is_error:
             flagged += 1
         elif _reads_as_failure(demo.response):
-            in_band.append(demo.response)
+            in_band.append(demo)
     if in_band and not flagged:
-        return Convention(True, in_band[0] if isinstance(in_band[0], dict) else None)
+        first = in_band[0]
+        keys = tuple(str(v) for v in first.arguments.values() if isinstance(v, (str, int)) and len(str(v)) > 1)
+        return Convention(True, first.response, keys)
     if flagged and not in_band:
         return Convention(False)
     return None
@@ -90,13 +94,18 @@ def _reads_as_failure(response: Any) -> bool:
     return False
 
 
-def in_band(step: Step, failure: Prediction, convention: Convention, noun: str) -> Prediction:
+def in_band(step: Step, failure: Prediction, convention: Convention, noun: str, key: str | None) -> Prediction:
     """``failure`` (an ``isError`` prediction) as the tool's ordinary answer, where its convention says so;
-    ``noun`` names what the tool acts on (``note``)."""
+    ``noun`` names what the tool acts on (``note``), ``key`` which one (``42``) when the call names one."""
     if not convention.in_band or not failure.is_error:
         return failure
     message = failure.text if failure.text is not None else str(failure.observation)
-    body: Any = _shaped(convention.shape, message, noun) if convention.shape is not None else message
+    body: Any = message
+    if isinstance(convention.shape, dict):
+        body = {name: _like(value, message, noun, key, convention, step.tool.name)
+                for name, value in convention.shape.items()}
+    elif isinstance(convention.shape, str) and _names_key(convention.shape, convention) and key is not None:
+        body = _like(convention.shape, message, noun, key, convention, step.tool.name)
     out = step.tool.output_schema
     if not out:
         return dataclasses.replace(failure, observation=body, is_error=False, effects=[], text=None)
@@ -109,18 +118,25 @@ def in_band(step: Step, failure: Prediction, convention: Convention, noun: str) 
     return dataclasses.replace(failure, observation=structured, is_error=False, effects=[], text=text)
 
 
-def _shaped(shape: JSONDict, message: str, noun: str) -> JSONDict:
-    """The demonstrated failure body for this failure: ``{"status": "task_not_found"}`` -> ``note_not_found``."""
-    noun = re.sub(r"\W+", "_", noun.strip().lower()).strip("_") or "item"
-    out: JSONDict = {}
-    for name, value in shape.items():
-        if isinstance(value, str) and re.fullmatch(r"[a-z0-9]+(?:_[a-z0-9]+)*_not_found", value):
-            out[name] = f"{noun}_not_found" if "not found" in message.lower() or "enoent" in message.lower() else value
-        elif isinstance(value, str) and _FAILURE.search(value):
-            out[name] = message
-        else:
-            out[name] = value
-    return out
+def _like(value: Any, message: str, noun: str, key: str | None, convention: Convention, tool: str) -> Any:
+    """A demonstrated failure value for this failure: ``task_not_found`` stays for a task tool and reads
+    ``note_not_found`` for a note tool; what names the demonstration's key names this call's; constant
+    wording (``No such task found``) is kept as the service words it."""
+    if not isinstance(value, str):
+        return value
+    code = re.fullmatch(r"([a-z0-9]+(?:_[a-z0-9]+)*)_not_found", value)
+    if code:
+        if code.group(1) in tool.lower() or "not found" not in message.lower():
+            return value
+        return re.sub(r"\W+", "_", noun.strip().lower()).strip("_") + "_not_found"
+    shown = next((k for k in convention.shown_keys if k in value), None)
+    if shown is not None and key is not None:
+        return value.replace(shown, key)
+    return value
+
+
+def _names_key(value: str, convention: Convention) -> bool:
+    return any(k in value for k in convention.shown_keys)
 
 
 def _structured(out: JSONDict, body: Any, message: str) -> JSONDict | None:

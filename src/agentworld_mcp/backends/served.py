@@ -58,7 +58,10 @@ def predict_as_served(step: Step, predict: Callable[[Step], Prediction]) -> Pred
     plain_step = dataclasses.replace(step, tool=how.plain)
     answer = predict(plain_step)
     if answer.is_error:
-        return in_band(step, answer, how.convention, how.plain.role.noun)
+        role = how.plain.role
+        named = (step.arguments.get(a) for a in role.key_args)
+        key = next((str(v) for v in named if isinstance(v, (str, int)) and not isinstance(v, bool)), None)
+        return in_band(step, answer, how.convention, role.noun, key)
     return wrap(step, plain_step, answer) if how.wrapped else answer
 
 
