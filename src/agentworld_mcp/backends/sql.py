@@ -108,8 +108,8 @@ def predict_sql(step: Step, role: ToolRole) -> Prediction:
     db = open_database(step, conv.dialect)
     try:
         body = _OPS.get(role.op or "query", _query)(step, role, db, conv)
-    except (SQLFailure, _Refused) as exc:  # nothing changes: the copy is thrown away, as a rollback would
-        db.conn.close()
+    except (SQLFailure, _Refused, ValueError, OverflowError) as exc:  # the copy is thrown away, as a rollback
+        db.conn.close()  # ValueError/OverflowError: sqlite3 refusing a NUL in the SQL or a huge integer value
         return _error(step, conv, str(exc), database=isinstance(exc, SQLFailure))
     except BaseException:
         db.conn.close()

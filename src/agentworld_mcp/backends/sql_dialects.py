@@ -37,7 +37,7 @@ def _translate(sql: str, dialect: str) -> list[str]:
 
     try:
         trees = sqlglot.parse(sql, read=dialect)
-    except sqlglot.errors.SqlglotError:
+    except (sqlglot.errors.SqlglotError, RecursionError):  # SQLite will say what is wrong
         return [sql]
     out = []
     for tree in trees:
@@ -58,7 +58,7 @@ def _translate(sql: str, dialect: str) -> list[str]:
             _postgres_names(tree)
         try:
             out.append(tree.sql(dialect="sqlite"))
-        except sqlglot.errors.SqlglotError:
+        except (sqlglot.errors.SqlglotError, RecursionError):  # SQLite will say what is wrong
             return [sql]
     return out or [sql]
 
