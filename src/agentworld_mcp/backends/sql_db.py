@@ -19,7 +19,16 @@ from typing import Any
 
 from ..errors import SimulatorError
 from .base import Step
-from .sql_dialects import command, data_type, declared_defaults, sqlite_clock, to_sqlite, worded
+from .sql_dialects import (
+    TYPED_DIALECTS,
+    command,
+    data_type,
+    declared_defaults,
+    register_typed_values,
+    sqlite_clock,
+    to_sqlite,
+    worded,
+)
 from .sql_roles import DB_COLLECTION, DB_NAME
 
 JSONDict = dict[str, Any]
@@ -142,7 +151,7 @@ def open_database(step: Step, dialect: str) -> Database:
         cached = remember(conn, stored, statements, dump)
     _PRISTINE.move_to_end(digest)
     pristine, dump = cached
-    work = _connect(step.turn)
+    work = _connect(step.turn, dialect)
     pristine.backup(work)
     return Database(work, dump, dialect)
 
@@ -160,11 +169,19 @@ def remember(conn: sqlite3.Connection, dialect: str, statements: list[str],
     return entry
 
 
-def _connect(turn: int) -> sqlite3.Connection:
-    """A fresh in-memory database whose ``now()`` is the simulated clock at ``turn``."""
+def _connect(turn: int, dialect: str = "sqlite") -> sqlite3.Connection:
+    """A fresh in-memory database whose ``now()`` is the simulated clock at ``turn``.
+
+    For a dialect whose servers return typed values (Postgres), column values come back as
+    their declared types say (:func:`~.sql_dialects.register_typed_values`).
+    """
     from .schema import clock
 
-    conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+    typed = dialect in TYPED_DIALECTS
+    if typed:
+        register_typed_values()
+    conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None,
+                           detect_types=sqlite3.PARSE_DECLTYPES if typed else 0)
     stamp = clock(turn).strftime("%Y-%m-%d %H:%M:%S")
     conn.create_function("now", 0, lambda: stamp, deterministic=True)
     return conn

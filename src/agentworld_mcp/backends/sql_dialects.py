@@ -9,8 +9,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
+import json
 import re
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -43,9 +46,9 @@ def _translate(sql: str, dialect: str) -> list[str]:
     for tree in trees:
         if tree is None:
             continue
-        for node in tree.find_all(exp.DataType):  # SERIAL is an autoincrementing INTEGER PRIMARY KEY in SQLite
-            if node.this in (exp.DataType.Type.SERIAL, exp.DataType.Type.BIGSERIAL, exp.DataType.Type.SMALLSERIAL):
-                node.set("this", exp.DataType.Type.INT)
+        for node in list(tree.find_all(exp.DataType)):
+            if isinstance(node.parent, exp.ColumnDef):  # a column keeps its declared type: SQLite takes any name
+                node.replace(exp.DataType(this=exp.DataType.Type.USERDEFINED, kind=_declared_type(node, dialect)))
         for table in tree.find_all(exp.Table):  # one schema: public.users is users
             if table.args.get("db") is not None and table.db.lower() in ("public", DB_NAME) and not table.catalog:
                 table.set("db", None)
@@ -101,6 +104,16 @@ def _simulated_clock(tree: Any) -> None:
             node.replace(exp.Paren(this=new) if isinstance(node.parent, exp.DefaultColumnConstraint) else new)
 
 
+def _declared_type(node: Any, dialect: str) -> str:
+    """A column's type as declared in ``dialect``; SERIAL and INT as SQLite's autonumbered INTEGER."""
+    from sqlglot import exp
+
+    serial = (exp.DataType.Type.SERIAL, exp.DataType.Type.BIGSERIAL, exp.DataType.Type.SMALLSERIAL)
+    if node.this in serial or node.this == exp.DataType.Type.INT:
+        return "INTEGER"  # INTEGER PRIMARY KEY is the rowid: numbered on insert, as SERIAL is
+    return str(node.sql(dialect))
+
+
 def _series_as_cte(tree: Any) -> None:
     """``FROM generate_series(1, 3) AS n`` as a recursive CTE (SQLite has no table-valued series)."""
     import sqlglot
@@ -141,6 +154,8 @@ def _postgres_names(select: Any) -> None:
         inner = projection
         while isinstance(inner, (exp.Cast, exp.TryCast, exp.Window)):
             inner = inner.this
+        if isinstance(inner, exp.Count):  # bigint: node-postgres gives it as a string
+            projection = exp.cast(projection, "TEXT")
         if isinstance(inner, exp.Column):
             name = inner.name
         elif isinstance(inner, exp.Anonymous):
@@ -214,3 +229,45 @@ def command(sql: str) -> str:
 
 
 # -- answering ------------------------------------------------------------------------------------
+
+
+# -- values as node-postgres gives them ---------------------------------------------------------
+
+#: Dialects whose servers turn column values into their declared types (the Postgres servers' driver).
+TYPED_DIALECTS = ("postgres", "redshift")
+
+
+def _boolean(raw: bytes) -> Any:
+    text = raw.decode()
+    return {"1": True, "t": True, "true": True, "0": False, "f": False, "false": False}.get(text.lower(), text)
+
+
+def _timestamp(raw: bytes) -> str:
+    """A timestamp as JSON.stringify prints the Date node-postgres makes of it."""
+    text = raw.decode()
+    try:
+        moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return text
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def _json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw.decode()
+
+
+@functools.cache
+def register_typed_values() -> None:
+    """Converters, by declared column type, for connections opened with ``PARSE_DECLTYPES``: booleans
+    as booleans, bigint and numeric as strings (exact), timestamps and dates as ISO instants, json parsed."""
+    as_text: Callable[[bytes], Any] = bytes.decode
+    for names, convert in ((("BOOLEAN", "BOOL"), _boolean), (("BIGINT", "INT8", "DECIMAL", "NUMERIC"), as_text),
+                           (("TIMESTAMP", "TIMESTAMPTZ", "DATE"), _timestamp), (("JSON", "JSONB"), _json)):
+        for name in names:
+            sqlite3.register_converter(name, convert)
+
