@@ -97,6 +97,16 @@ def build_parser() -> argparse.ArgumentParser:
     mirror.add_argument("--name", help="world name (default: the output file's stem)")
     mirror.add_argument("--scenario", default="", help="plain-language description of the environment")
     mirror.add_argument("server_command", nargs=argparse.REMAINDER, help="-- COMMAND ARGS... to start a stdio server")
+
+    from . import enrich
+
+    enrich.add_arguments(sub.add_parser(
+        "enrich", help="ask a language world model once per tool; write inferred shapes, roles, demonstrations",
+        description="Play 1-3 generated calls per tool against a language world model and write what its answers "
+        "show into a copy of the world: output shapes (_meta.agentworld/output_shape) of tools without an "
+        "outputSchema, role fields (_meta.agentworld/role) and demonstrations. The deterministic model then "
+        "answers in those shapes. Review the result before committing it.",
+    ))
     return parser
 
 
@@ -267,7 +277,14 @@ def _mirror(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"serve": _serve, "validate": _validate, "call": _call, "mirror": _mirror, "episodes": cli_episodes.run}
+def _enrich(args: argparse.Namespace) -> int:
+    from .enrich import run
+
+    return run(args)
+
+
+_COMMANDS = {"serve": _serve, "validate": _validate, "call": _call, "mirror": _mirror, "episodes": cli_episodes.run,
+             "enrich": _enrich}
 
 if __name__ == "__main__":
     raise SystemExit(main())

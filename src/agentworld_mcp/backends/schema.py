@@ -39,7 +39,9 @@ class SchemaWorldModel:
     name = "schema"
 
     async def predict(self, step: Step) -> Prediction:
-        return predict(step)
+        from .shape import predict_in_shape  # a tool's `enrich`ed output shape, when it has one
+
+        return predict_in_shape(step, predict)
 
     async def aclose(self) -> None:
         return None
