@@ -49,6 +49,9 @@ class SweepReport:
     catalog: str
     calls: int = 0
     tool_errors: int = 0  # isError results (not found, refused): answers, not problems
+    #: calls whose generated arguments do not validate against the inputSchema (a limit of
+    #: values.generate, e.g. patterns with groups): sent all the same, refused as invalid
+    invalid_arguments: Counter[str] = field(default_factory=Counter)
     problems: list[Problem] = field(default_factory=list)
 
     def count(self, kind: str) -> int:
@@ -58,7 +61,8 @@ class SweepReport:
         counts = Counter(p.kind for p in self.problems)
         return (f"{self.catalog}: {self.calls} calls, {counts['protocol']} protocol errors, "
                 f"{counts['hang']} hangs, {counts['schema']} schema-invalid structuredContent "
-                f"({self.tool_errors} isError answers)")
+                f"({self.tool_errors} isError answers; {sum(self.invalid_arguments.values())} calls with arguments "
+                f"the generator could not make valid)")
 
 
 def tools_of(catalog: str) -> list[JSONDict]:
@@ -82,6 +86,8 @@ async def sweep(catalog: str, only: set[str] | None = None, skip: set[str] | Non
         for tool in tools:  # a tool's calls go out together, as a busy client sends them
             calls = [arguments_for(catalog, tool, index) for index in range(CALLS)]
             report.calls += len(calls)
+            checker = jsonschema.validators.validator_for(tool["inputSchema"])(tool["inputSchema"])
+            report.invalid_arguments[tool["name"]] += sum(not checker.is_valid(a) for a in calls)
             schema = tool.get("outputSchema")
             validator = jsonschema.validators.validator_for(schema)(schema) if schema else None
             outcomes = await asyncio.gather(*(_call(session, tool, arguments, validator) for arguments in calls))
