@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import subprocess
+import sys
 
 import pytest
 
+from tests.conftest import ROOT
 from tests.realism.episodes import EPISODES
 from tests.realism.ground_truth import load
 from tests.realism.harness import CATALOGS, CatalogReport, ratio, run_all, score
@@ -38,6 +42,8 @@ def test_the_development_set_has_at_least_twelve_real_catalogs_each_with_a_recor
     assert len(catalogs) >= 12
     assert sorted(EPISODES) == catalogs, "every catalog has exactly one episode"
     assert [c for c in catalogs if f"`{c}.json`" not in sources] == []
+    uncited = [c.what for e in EPISODES.values() for st in e.steps for c in st.checks if not c.doc.startswith("https://")]
+    assert uncited == [], "every check cites the public doc it comes from"
 
 
 @pytest.mark.parametrize("name", sorted(EPISODES))
@@ -66,3 +72,11 @@ def test_realism_is_at_least_the_floor(reports: dict[str, CatalogReport]) -> Non
     assert passed / total >= REALISM_FLOOR, (
         f"realism: {passed}/{total} checks hold ({passed / total:.2f}) < floor {REALISM_FLOOR}\n{table}\n"
         "run `python -m tests.realism` for the failing checks")
+
+
+def test_the_command_prints_the_table_and_the_overall_ratio() -> None:
+    """``python -m tests.realism CATALOG`` is how the figures in docs/realism.md are made."""
+    out = subprocess.run([sys.executable, "-m", "tests.realism", "--quiet", "postgres"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert re.search(r"^postgres\s+\d+/6\b", out, re.MULTILINE), out
+    assert re.search(r"^realism: \d+/6 checks hold \(\d\.\d\d\)$", out, re.MULTILINE), out
