@@ -91,6 +91,17 @@ FILESYSTEM: list[tuple[str, JSONDict]] = [
     ("search_files", {"path": "{root}", "pattern": "**/*.md", "excludePatterns": ["guides/**"]}),
     ("list_directory", {"path": "{root}"}),
     ("directory_tree", {"path": "{root}"}),
+    # relative paths resolve against the allowed directory; paths outside it are refused
+    ("read_text_file", {"path": "README.md"}),
+    ("write_file", {"path": "docs/todo.txt", "content": "- fuel\n- weather\n"}),
+    ("edit_file", {"path": "docs/todo.txt", "edits": [{"oldText": "- fuel", "newText": "- fuel (done)"}]}),
+    ("read_text_file", {"path": "{root}/docs/todo.txt"}),
+    ("read_text_file", {"path": "{root}//docs/./missing.txt"}),
+    ("write_file", {"path": "/etc/agentworld-ground-truth.txt", "content": "no"}),
+    ("read_text_file", {"path": "/etc/hostname"}),
+    ("list_directory", {"path": "/"}),
+    ("read_multiple_files", {"paths": ["docs/todo.txt", "/etc/hostname"]}),
+    ("move_file", {"source": "{root}/docs/todo.txt", "destination": "/etc/todo.txt"}),
 ]
 
 _ADA = {"name": "Ada", "entityType": "person", "observations": ["writes programs", "likes tea"]}

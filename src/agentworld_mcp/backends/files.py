@@ -46,13 +46,39 @@ def predict_file(step: Step, role: ToolRole) -> Prediction:
 # -- the tree ----------------------------------------------------------------------------------
 
 
-def _path_arg(step: Step, role: ToolRole) -> tuple[str, str] | None:
-    """(the path as the caller wrote it, its normalised key)."""
+def _path_arg(step: Step, role: ToolRole) -> tuple[str, str] | Prediction | None:
+    """(the path as the caller wrote it, its normalised key), or the access-denied error."""
     for name in role.key_args or ("path",):
         value = step.arguments.get(name)
         if isinstance(value, str) and value:
-            return value, normalise_path(value)
+            path = _resolve(step, value)
+            return path if isinstance(path, Prediction) else (value, path)
     return None
+
+
+def _roots(step: Step) -> list[str]:
+    """The allowed directories: the top directories of the seed's files (the server was started on
+    them); ``/`` for a world without files, where every path is allowed. Cached per world."""
+    cache = step.world.__dict__
+    if "_agentworld_file_roots" not in cache:
+        found = set()
+        for entry in step.world.seed.get("files", []):
+            parts = normalise_path(str(entry.get("path") or "/")).strip("/").split("/")
+            is_dir = len(parts) > 1 or entry.get("type") == "directory"
+            found.add("/" + parts[0] if is_dir and parts[0] else "/")  # a file at the top: all of / is served
+        cache["_agentworld_file_roots"] = ["/"] if "/" in found or not found else sorted(found)
+    roots: list[str] = cache["_agentworld_file_roots"]
+    return roots
+
+
+def _resolve(step: Step, raw: str) -> str | Prediction:
+    """``raw`` as the reference server resolves it: a relative path against the first allowed directory,
+    and refused outside the allowed directories."""
+    roots = _roots(step)
+    path = normalise_path(raw if raw.startswith("/") else posixpath.join(roots[0], raw))
+    if roots != ["/"] and not any(path == r or path.startswith(r + "/") for r in roots):
+        return error(f"Access denied - path outside allowed directories: {path} not in {', '.join(roots)}")
+    return path
 
 
 def _is_dir(entity: Entity) -> bool:
@@ -106,6 +132,8 @@ def _target(step: Step, role: ToolRole) -> tuple[str, str, JSONDict | None] | Pr
     given = _path_arg(step, role)
     if given is None:
         return error("Error: path is required")
+    if isinstance(given, Prediction):
+        return given
     raw, path = given
     return raw, path, _node(step, path)
 
@@ -117,7 +145,7 @@ def _existing_file(step: Step, role: ToolRole) -> tuple[str, str, JSONDict] | Pr
         return found
     raw, path, node = found
     if node is None:
-        return not_found(step, role, raw, syscall="open")
+        return not_found(step, role, path, syscall="open")
     if node["type"] == "directory":
         return error("EISDIR: illegal operation on a directory, read")
     return raw, path, node
@@ -142,9 +170,12 @@ def _read(step: Step, role: ToolRole) -> Prediction:
 def _read_many(step: Step, role: ToolRole) -> Prediction:
     parts = []
     for raw in step.arguments.get(role.batch_arg or "paths") or []:
-        node = _node(step, normalise_path(str(raw)))
-        if node is None:
-            parts.append(f"{raw}: Error - ENOENT: no such file or directory, open '{raw}'")
+        path = _resolve(step, str(raw))
+        node = None if isinstance(path, Prediction) else _node(step, path)
+        if isinstance(path, Prediction):
+            parts.append(f"{raw}: Error - {path.observation}")
+        elif node is None:
+            parts.append(f"{raw}: Error - ENOENT: no such file or directory, open '{path}'")
         elif node["type"] == "directory":
             parts.append(f"{raw}: Error - EISDIR: illegal operation on a directory, read")
         else:
@@ -158,7 +189,7 @@ def _read_media(step: Step, role: ToolRole) -> Prediction:
         return found
     raw, path, node = found
     if node is None or node["type"] == "directory":
-        return not_found(step, role, raw, syscall="open")
+        return not_found(step, role, path, syscall="open")
     mime = _MEDIA_TYPES.get(posixpath.splitext(path)[1].lower(), "application/octet-stream")
     data = base64.b64encode(_content(node).encode("utf-8")).decode("ascii")
     kind = "image" if mime.startswith("image/") else "audio" if mime.startswith("audio/") else None
@@ -200,12 +231,14 @@ def _list_dir_sizes(step: Step, role: ToolRole) -> Prediction:
 
 def _listable(step: Step, role: ToolRole) -> dict[str, JSONDict] | Prediction:
     given = _path_arg(step, role)
+    if isinstance(given, Prediction):
+        return given
     raw, path = given if given else ("/", "/")
     node = _node(step, path)
     if node is None:
-        return not_found(step, role, raw, syscall="scandir")
+        return not_found(step, role, path, syscall="scandir")
     if node["type"] != "directory":
-        return error(f"ENOTDIR: not a directory, scandir '{raw}'")
+        return error(f"ENOTDIR: not a directory, scandir '{path}'")
     return _children(step, path)
 
 
@@ -224,7 +257,7 @@ def _tree(step: Step, role: ToolRole) -> Prediction:
     if isinstance(listed, Prediction):
         return listed
     given = _path_arg(step, role)
-    root = given[1] if given else "/"
+    root = given[1] if isinstance(given, tuple) else "/"
     excludes = [str(p) for p in step.arguments.get("excludePatterns") or []]
 
     def build(path: str, children: dict[str, JSONDict]) -> list[JSONDict]:
@@ -248,7 +281,7 @@ def _search(step: Step, role: ToolRole) -> Prediction:
     if isinstance(listed, Prediction):
         return listed
     given = _path_arg(step, role)
-    root = given[1] if given else "/"
+    root = given[1] if isinstance(given, tuple) else "/"
     pattern = str(step.arguments.get("pattern", "*"))
     matcher = _glob(pattern)
     excludes = [_glob(str(p)) for p in step.arguments.get("excludePatterns") or []]
@@ -298,7 +331,7 @@ def _info(step: Step, role: ToolRole) -> Prediction:
         return found
     raw, path, node = found
     if node is None:
-        return not_found(step, role, raw, syscall="stat")
+        return not_found(step, role, path, syscall="stat")
     entity = step.episode.ledger.get("files", path)
     created = clock(entity.created_turn or 0) if entity else clock(0)
     modified = clock(entity.updated_turn or entity.created_turn or 0) if entity else clock(0)
@@ -316,9 +349,7 @@ def _info(step: Step, role: ToolRole) -> Prediction:
 
 
 def _allowed(step: Step, role: ToolRole) -> Prediction:
-    roots = sorted({"/" + normalise_path(str(f.get("path", "/"))).lstrip("/").split("/")[0]
-                    for f in step.world.seed.get("files", []) if f.get("path")}) or ["/"]
-    return structured_text(step, "Allowed directories:\n" + "\n".join(roots))
+    return structured_text(step, "Allowed directories:\n" + "\n".join(_roots(step)))
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -330,10 +361,10 @@ def _write(step: Step, role: ToolRole) -> Prediction:
         return found
     raw, path, node = found
     if node is not None and node["type"] == "directory":
-        return error(f"EISDIR: illegal operation on a directory, open '{raw}'")
+        return error(f"EISDIR: illegal operation on a directory, open '{path}'")
     blocked = _file_on_the_way(step, path)
     if blocked:
-        return error(f"ENOTDIR: not a directory, open '{raw}'")
+        return error(f"ENOTDIR: not a directory, open '{path}'")
     content = str(step.arguments.get("content", ""))
     if node is None:
         effect = Effect("create", "files", path, {"path": path, "type": "file", "content": content})
@@ -364,7 +395,7 @@ def _edit(step: Step, role: ToolRole) -> Prediction:
         if old not in modified:
             return error(f"Could not find exact match for edit:\n{edit.get('oldText', '')}")
         modified = modified.replace(old, new, 1)
-    diff = _unified_diff(original, modified, raw)
+    diff = _unified_diff(original, modified, path)
     fence = "```"
     while fence in diff:
         fence += "`"
@@ -407,7 +438,7 @@ def _mkdir(step: Step, role: ToolRole) -> Prediction:
         return found
     raw, path, node = found
     if node is not None and node["type"] != "directory":
-        return error(f"EEXIST: file already exists, mkdir '{raw}'")
+        return error(f"EEXIST: file already exists, mkdir '{path}'")
     effects = [] if step.episode.ledger.get("files", path) else [
         Effect("create", "files", path, {"path": path, "type": "directory"})]
     return structured_text(step, f"Successfully created directory {raw}", effects=effects)
@@ -417,12 +448,16 @@ def _move(step: Step, role: ToolRole) -> Prediction:
     extra = role.extra or {}
     source_raw = str(step.arguments.get(extra.get("source", "source"), ""))
     dest_raw = str(step.arguments.get(extra.get("destination", "destination"), ""))
-    source, dest = normalise_path(source_raw), normalise_path(dest_raw)
+    source, dest = _resolve(step, source_raw), _resolve(step, dest_raw)
+    if isinstance(source, Prediction):
+        return source
+    if isinstance(dest, Prediction):
+        return dest
     node = _node(step, source)
     if node is None:
-        return not_found(step, role, f"{source_raw}' -> '{dest_raw}", syscall="rename")
+        return not_found(step, role, f"{source}' -> '{dest}", syscall="rename")
     if _node(step, dest) is not None:
-        return error(f"Destination already exists: {dest_raw}")
+        return error(f"Destination already exists: {dest}")
     effects = []
     prefix = _below(source)
     for entity in step.episode.ledger.items("files"):
@@ -438,10 +473,10 @@ def _delete(step: Step, role: ToolRole) -> Prediction:
         return found
     raw, path, node = found
     if node is None:
-        return not_found(step, role, raw, syscall="unlink")
+        return not_found(step, role, path, syscall="unlink")
     if node["type"] == "directory":
         if _children(step, path):
-            return error(f"ENOTEMPTY: directory not empty, rmdir '{raw}'")
+            return error(f"ENOTEMPTY: directory not empty, rmdir '{path}'")
         effects = [Effect("delete", "files", path)] if step.episode.ledger.get("files", path) else []
         return structured_text(step, f"Successfully deleted directory {raw}", effects=effects)
     return structured_text(step, f"Successfully deleted {raw}", effects=[Effect("delete", "files", path)])
