@@ -69,7 +69,8 @@ async def run_episode(episode: Episode) -> CatalogReport:
     try:
         listed, answers = await play(episode)
     except Exception as exc:  # noqa: BLE001 - the catalog does not load or serve: every check fails, with why
-        why = f"not served: {type(exc).__name__}: {exc}"
+        leaf = _leaf(exc)
+        why = f"not served: {type(leaf).__name__}: {leaf} (run `agentworld-mcp serve {catalog_path(episode.catalog)}`)"
         return CatalogReport(episode.catalog, [Outcome(episode.catalog, i, st.tool, c.what, why, c.doc)
                                                for i, st in enumerate(episode.steps) for c in st.checks],
                              error=why)
@@ -81,6 +82,13 @@ async def run_episode(episode: Episode) -> CatalogReport:
                 report.outcomes.append(Outcome(episode.catalog, index, st.tool, f"as the real server: {what}",
                                                reason, "ground truth"))
     return report
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The first real error inside (nested) exception groups, as anyio raises them."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
 
 
 def score(episode: Episode, answers: list[Answer]) -> list[Outcome]:
