@@ -76,27 +76,28 @@ async def test_tasks_without_output_schema_answer_with_the_task(tmp_path):
     async with stdio_session(_world(tmp_path, TASKS, "tasks")) as session:
         call = session.call_tool
         milk = _json(await call("add_task", {"content": "Buy milk", "project_id": "home", "labels": ["errand"]}))
-        assert milk["task_id"] and milk["content"] == "Buy milk" and milk["created_at"]
+        # ``get_task(task_id)`` names the task; the task itself says ``id``, as REST services do
+        assert milk["id"] and milk["content"] == "Buy milk" and milk["created_at"]
         walk = _json(await call("add_task", {"content": "Walk the dog", "project_id": "home"}))
-        assert walk["task_id"] != milk["task_id"]
-        assert _json(await call("get_task", {"task_id": milk["task_id"]})) == milk
+        assert walk["id"] != milk["id"]
+        assert _json(await call("get_task", {"task_id": milk["id"]})) == milk
 
-        changed = _json(await call("update_task", {"task_id": walk["task_id"], "content": "Walk the dogs",
+        changed = _json(await call("update_task", {"task_id": walk["id"], "content": "Walk the dogs",
                                                    "priority": 4, "due_string": "tomorrow"}))
         assert (changed["content"], changed["priority"], changed["due_string"]) == ("Walk the dogs", 4, "tomorrow")
-        assert _json(await call("get_task", {"task_id": walk["task_id"]})) == changed
+        assert _json(await call("get_task", {"task_id": walk["id"]})) == changed
 
         found = _json(await call("get_tasks", {"query": "milk"}))
-        assert [t["task_id"] for t in found] == [milk["task_id"]]  # free text over the fields
-        done = _json(await call("complete_task", {"task_id": milk["task_id"]}))
+        assert [t["id"] for t in found] == [milk["id"]]  # free text over the fields
+        done = _json(await call("complete_task", {"task_id": milk["id"]}))
         assert done["status"] == "completed"
         active = _json(await call("get_tasks", {"project_id": "home"}))
-        assert [t["task_id"] for t in active] == [walk["task_id"]]  # a completed task leaves the active list
+        assert [t["id"] for t in active] == [walk["id"]]  # a completed task leaves the active list
 
-        gone = _json(await call("delete_task", {"task_id": walk["task_id"]}))
-        assert gone["task_id"] == walk["task_id"] and gone["content"] == "Walk the dogs"  # the deleted task itself
-        after = await call("get_task", {"task_id": walk["task_id"]})
-        assert after.isError and walk["task_id"] in after.content[0].text
+        gone = _json(await call("delete_task", {"task_id": walk["id"]}))
+        assert gone["id"] == walk["id"] and gone["content"] == "Walk the dogs"  # the deleted task itself
+        after = await call("get_task", {"task_id": walk["id"]})
+        assert after.isError and walk["id"] in after.content[0].text
 
         ping = await call("ping", {})
         assert not ping.isError and ping.content[0].text == "ping completed successfully."  # really returns nothing
@@ -117,15 +118,15 @@ async def test_a_consolidated_tool_creates_reads_updates_and_deletes_by_its_meth
         call = session.call_tool
         created = _json(await call("manage_issue", {"method": "create", "title": "Crash"}))
         assert created["identifier"] == "ENG-1" and "method" not in created
-        by_id = _json(await call("manage_issue", {"method": "get", "issue_id": created["issue_id"]}))
+        by_id = _json(await call("manage_issue", {"method": "get", "issue_id": created["id"]}))
         by_identifier = _json(await call("manage_issue", {"method": "get", "issue_id": "ENG-1"}))
         assert by_id == by_identifier == created
-        updated = _json(await call("manage_issue", {"method": "update", "issue_id": created["issue_id"],
+        updated = _json(await call("manage_issue", {"method": "update", "issue_id": created["id"],
                                                     "title": "Crash on start"}))
         assert updated["title"] == "Crash on start"
         assert [i["title"] for i in _json(await call("manage_issue", {"method": "list"}))] == ["Crash on start"]
-        await call("manage_issue", {"method": "delete", "issue_id": created["issue_id"]})
-        assert (await call("manage_issue", {"method": "get", "issue_id": created["issue_id"]})).isError
+        await call("manage_issue", {"method": "delete", "issue_id": created["id"]})
+        assert (await call("manage_issue", {"method": "get", "issue_id": created["id"]})).isError
         assert _json(await call("manage_issue", {"method": "list"})) == []
 
 
@@ -139,3 +140,68 @@ async def test_ids_follow_the_services_prefixes_and_lifecycles(tmp_path):
         assert invoice["id"].startswith("in_") and invoice["status"] == "draft"
         finalized = _json(await call("finalize_invoice", {"invoice": invoice["id"]}))
         assert finalized["status"] == "open" and finalized["id"] == invoice["id"]
+
+
+REDIS_LIKE = [
+    tool("set", {"key": S, "value": S}, ("key", "value"), "Set a string value with an optional expiry."),
+    tool("get", {"key": S}, ("key",), "Get the value of a key."),
+    tool("delete", {"key": S}, ("key",), "Delete a key."),
+    tool("list", {"pattern": S}, (), "List keys matching a pattern."),
+]
+CALENDAR = [
+    tool("create-event", {"calendarId": S, "summary": S, "start": S, "end": S}, ("calendarId", "summary", "start"),
+         "Create a calendar event."),
+    tool("get-event", {"calendarId": S, "eventId": S}, ("calendarId", "eventId"), "Get an event."),
+    tool("list-events", {"calendarId": S, "timeMin": S, "timeMax": S}, ("calendarId",), "List events in a range."),
+]
+OBJECT_TASKS = [
+    tool("add-tasks", {"tasks": {"type": "array", "items": {"type": "object", "properties": {"content": S}}}},
+         ("tasks",), "Add tasks."),
+    tool("update-tasks", {"tasks": {"type": "array", "items": {"type": "object", "properties": {
+        "id": S, "content": S}}}}, ("tasks",), "Update tasks."),
+    tool("complete-tasks", {"ids": {"type": "array", "items": S}}, ("ids",), "Complete tasks by their IDs."),
+    tool("find-tasks", {"searchText": S}, (), "Find tasks by text."),
+    tool("fetch-object", {"type": {"type": "string", "enum": ["task", "project"]}, "id": S}, ("type", "id"),
+         "Fetch a task or project by its ID."),
+]
+
+
+async def test_a_store_without_a_create_is_written_by_set_and_listed_by_pattern(tmp_path):
+    async with stdio_session(_world(tmp_path, REDIS_LIKE, "store")) as session:
+        call = session.call_tool
+        assert _json(await call("set", {"key": "session:42", "value": "alice"}))["value"] == "alice"
+        await call("set", {"key": "session:43", "value": "bob"})
+        await call("set", {"key": "config", "value": "x"})
+        assert _json(await call("set", {"key": "session:42", "value": "carol"}))["value"] == "carol"
+        assert _json(await call("get", {"key": "session:42"}))["value"] == "carol"
+        listed = _json(await call("list", {"pattern": "session:*"}))
+        assert sorted(i["key"] for i in listed) == ["session:42", "session:43"]  # a glob, not equality
+        await call("delete", {"key": "session:42"})
+        assert [i["key"] for i in _json(await call("list", {"pattern": "session:*"}))] == ["session:43"]
+
+
+async def test_list_time_bounds_select_by_the_items_date(tmp_path):
+    async with stdio_session(_world(tmp_path, CALENDAR, "calendar")) as session:
+        call = session.call_tool
+        event = _json(await call("create-event", {"calendarId": "primary", "summary": "Launch review",
+                                                  "start": "2026-04-02T10:00:00Z", "end": "2026-04-02T11:00:00Z"}))
+        assert _json(await call("get-event", {"calendarId": "primary", "eventId": event["id"]})) == event
+        same_day = _json(await call("list-events", {"calendarId": "primary", "timeMin": "2026-04-02T00:00:00Z",
+                                                    "timeMax": "2026-04-03T00:00:00Z"}))
+        other_day = _json(await call("list-events", {"calendarId": "primary", "timeMin": "2026-04-05T00:00:00Z",
+                                                     "timeMax": "2026-04-06T00:00:00Z"}))
+        assert [e["id"] for e in same_day] == [event["id"]] and other_day == []
+
+
+async def test_batch_updates_and_a_type_argument_reach_the_entities(tmp_path):
+    async with stdio_session(_world(tmp_path, OBJECT_TASKS, "object-tasks")) as session:
+        call = session.call_tool
+        added = _json(await call("add-tasks", {"tasks": [{"content": "Buy milk"}, {"content": "Walk the dog"}]}))
+        milk, walk = (t["id"] for t in added)
+        updated = _json(await call("update-tasks", {"tasks": [{"id": milk, "content": "Buy oat milk"}]}))
+        assert [(t["id"], t["content"]) for t in updated] == [(milk, "Buy oat milk")]
+        fetched = _json(await call("fetch-object", {"type": "task", "id": milk}))  # ``type`` picks the collection
+        assert fetched["content"] == "Buy oat milk"
+        assert [t["id"] for t in _json(await call("find-tasks", {"searchText": "milk"}))] == [milk]
+        await call("complete-tasks", {"ids": [milk]})
+        assert [t["id"] for t in _json(await call("find-tasks", {}))] == [walk]  # completed: not active

@@ -138,10 +138,14 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
     _merge_messages(roles, every)
     _creates_by_description(roles, every)
     entities = _entities(roles, every, texts, seed or {}, examples)
+    creatable = {r.collection for r in roles.values() if r.kind == "create"}
     for name, role in list(roles.items()):
         entity = entities.get(role.collection) if role.style == "record" else None
         if entity is not None:
             roles[name] = _with_entity(role, every[name], entity)
+            if roles[name].kind == "update" and role.collection not in creatable and roles[name].key_args:
+                # ``set(key, value)`` of a store nothing else creates in: writing a new key makes it
+                roles[name] = dataclasses.replace(roles[name], extra={**roles[name].extra, "upsert": True})
     for key in pseudo:  # what a selected role stores or changes never includes the action argument
         arg = selector_args[key.split("#", 1)[0]]
         roles[key] = dataclasses.replace(roles[key], extra={**roles[key].extra, "selector": arg})
@@ -154,8 +158,9 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
         for name, arg in selector_args.items()
     }
     for name, tool in by_name.items():
-        if name not in selectors and (found := _type_selector(tool, out_roles[name], entities)) is not None:
-            selectors[name] = found
+        typed = _type_selector(tool, out_roles[name], entities) if name not in selectors else None
+        if typed is not None:
+            selectors[name] = typed
     return EntityModel(out_roles, entities, selectors)
 
 

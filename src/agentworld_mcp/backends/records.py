@@ -38,12 +38,13 @@ def model(step: Step) -> EntityModel:
     """The catalog's entity model (built once per world when the step has no catalog)."""
     catalog = getattr(step, "catalog", None)
     if catalog is not None and getattr(catalog, "model", None) is not None:
-        return catalog.model  # type: ignore[no-any-return]
+        found: EntityModel = catalog.model
+        return found
     cached = step.world.__dict__.get("_agentworld_entities")
     if cached is None:
         cached = build(step.world.tools, seed=step.world.seed)
         step.world.__dict__["_agentworld_entities"] = cached
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 def entity_type(step: Step, role: ToolRole) -> EntityType | None:
@@ -148,10 +149,11 @@ def starting_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any
         return
     if role.key_field != "number" and known.key_type == "integer" and "number" in known.fields:
         fields.setdefault("number", key_value)
-    created = next((f for f in known.fields if f in ("created_at", "createdAt", "created", "date_created")), _CREATED)
+    created = next((f for f in known.fields if f in ("created_at", "createdAt", "created", "date_created")), None)
     from .schema import now_iso
 
-    fields.setdefault(created, now_iso(step.turn))
+    if created or not role.key_args:  # the service made it (a caller-named key-value entry has no timestamp)
+        fields.setdefault(created or _CREATED, now_iso(step.turn))
     for name in known.fields:
         if name not in fields and name in _ZERO_FIELDS:
             fields[name] = 0
@@ -216,6 +218,38 @@ def active(step: Step, role: ToolRole, item: JSONDict) -> bool:
     if everything:  # a filter offering ``all`` defaults to the first state (GitHub: open | closed | all)
         return state == next(v for v in enum if v not in everything)
     return state.casefold() not in _HIDDEN
+
+
+_LOWER = ("timeMin", "time_min", "since", "after", "start_after", "from_date", "start_date", "startDate",
+          "min_date", "created_after", "updated_after", "date_from")
+_UPPER = ("timeMax", "time_max", "until", "before", "end_before", "to_date", "end_date", "endDate", "max_date",
+          "created_before", "updated_before", "date_to")
+_WHEN = ("start", "start_time", "startTime", "date", "due", "due_date", "dueDate", "scheduled_at", "created_at",
+         "createdAt", "updated_at", "timestamp")
+
+
+def bound_check(name: str, wanted: Any, item: JSONDict, role: ToolRole) -> bool | None:
+    """Filters that are not equality: a glob or prefix on the key (``pattern: session:*``) and time
+    bounds on the item's date (``timeMin``/``timeMax``, ``since``). None: not such a filter."""
+    if name in ("pattern", "glob", "match", "prefix", "key_pattern") and isinstance(wanted, str):
+        import fnmatch
+
+        key = str(item.get(role.key_field, ""))
+        return key.startswith(wanted) if name == "prefix" else fnmatch.fnmatchcase(key, wanted)
+    if name in _LOWER or name in _UPPER:
+        when = next((_moment(item[f]) for f in _WHEN if f in item and _moment(item[f])), None)
+        if when is None or not isinstance(wanted, str):
+            return None
+        # ISO 8601 strings compare in time order when written alike; compare on the shorter prefix.
+        size = min(len(when), len(wanted), 19)
+        return when[:size] >= wanted[:size] if name in _LOWER else when[:size] <= wanted[:size]
+    return None
+
+
+def _moment(value: Any) -> str | None:
+    if isinstance(value, dict):  # Google Calendar's ``start: {dateTime}`` / ``{date}``
+        value = value.get("dateTime") or value.get("date")
+    return value if isinstance(value, str) and value[:4].isdigit() and "-" in value[:8] else None
 
 
 def wants_all(step: Step, role: ToolRole, name: str) -> bool:

@@ -409,6 +409,13 @@ def _update(step: Step, role: ToolRole) -> Prediction:
     key, entity = _target(step, role)
     if key is None:
         return _action(step, role)
+    if entity is None and role.extra.get("upsert"):  # ``set(key, value)`` of a store without a create
+        given = {k: v for k, v in step.arguments.items() if k not in role.scope_args}
+        made = _new_entity(step, role, given, item_schema(step, role))
+        if isinstance(made, Prediction):
+            return made
+        new_key, fields = made
+        return Prediction(_render_entity(step, role, fields), effects=[Effect("create", role.collection, new_key, fields)])
     if entity is None:
         return not_found(step, role, _shown(step, role, key))
     changes = records.changes_of(step, role)
@@ -578,6 +585,10 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
         if wanted is None or isinstance(wanted, (dict, list)):
             continue
         if step is not None and records.wants_all(step, role, name):
+            continue
+        if name not in item and (bound := records.bound_check(name, wanted, item, role)) is not None:
+            if not bound:  # ``pattern: session:*``, ``timeMin``/``timeMax``, ``since``: not equality
+                return False
             continue
         if name in item:
             if not _equal(item[name], wanted):
