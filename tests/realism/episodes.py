@@ -169,6 +169,9 @@ GITHUB = Episode("github", (
          check("open issues of the repository are listed", lists("title", "Telemetry drops packets"), _GH_LIST),
          check("a closed issue is not among the open ones", lacks("Engine stalls at T-10"), _GH_LIST),
          check("issues of another repository are not listed", lacks("Login button misaligned"), _GH_LIST)),
+    step("list_issues", {**_ROCKET, "state": "all", "labels": ["bug"]},
+         check("a label filter lists the labelled issue", mentions("Engine stalls at T-10"), _GH_LIST),
+         check("a label filter leaves out issues without the label", lacks("Telemetry drops packets"), _GH_LIST)),
     step("search_issues", {"q": "repo:acme/rocket Telemetry"},
          check("search finds the issue by a word of its title", mentions("Telemetry drops packets"), _GH_SEARCH),
          check("search is limited to the repository it names", lacks("Login button misaligned"), _GH_SEARCH)),
@@ -351,6 +354,7 @@ NOTION = Episode("notion", (
 # -- Todoist (@doist/todoist-mcp: outputSchemas) -----------------------------------------------
 _TD = "https://developer.todoist.com/api/v1/#tag/Tasks"
 _TD_MCP = "https://github.com/Doist/todoist-ai#tools"
+_TD_FILTERS = "https://todoist.com/help/articles/introduction-to-filters-V98wIH"
 _TD_PROJECT = Ref("project", "id", "missing-project")
 _MILK = Ref("milk", "tasks.0.id", "missing-task")
 _DOG = Ref("dog", "tasks.0.id", "missing-task")
@@ -373,6 +377,10 @@ TODOIST = Episode("todoist", (
          check("the update returns the new content", field_equals("tasks.0.content", "Buy oat milk"), _TD)),
     step("fetch-object", {"type": "task", "id": _MILK},
          check("fetching the task shows the update", mentions("Buy oat milk"), _TD_MCP)),
+    # Filter queries: "p1" is the priority-1 tasks (https://todoist.com/help/articles/introduction-to-filters-V98wIH)
+    step("find-tasks", {"filter": "p1"},
+         check("a priority filter finds the p1 task", lists("id", _MILK), _TD_FILTERS),
+         check("a priority filter leaves out other priorities", omits("id", _DOG), _TD_FILTERS)),
     step("complete-tasks", {"ids": [_MILK]},
          check("completing reports the task completed", field_equals("completed.0", _MILK), _TD_MCP)),
     step("find-tasks", {"projectId": _TD_PROJECT},
