@@ -186,3 +186,34 @@ async def test_every_tool_of_catalogs_with_array_outputs_answers_without_simulat
             assert not result.is_simulator_error, (spec.name, result.text)
             if not result.is_error:
                 jsonschema.validate(result.structured, NOTE_OUTPUT)
+
+
+def test_a_url_shown_in_the_catalog_is_rebuilt_with_the_scope_and_key():
+    tools = [
+        tool("create_ticket", {"project": S, "title": S}, ("project", "title"),
+             "Create a ticket. Returns its url, e.g. https://tracker.example.com/rocket/tickets/12"),
+        tool("get_ticket", {"project": S, "ticket_id": S}, ("project", "ticket_id"), "Get a ticket."),
+    ]
+    tickets = build(tools).entity("tickets")
+    assert tickets.scope == ("project",)
+    assert tickets.conventions.url == (("url",), "https://tracker.example.com/{project}/tickets/{key}")
+
+
+def test_a_type_argument_naming_entities_selects_the_collection():
+    tools = [
+        tool("create_task", {"content": S}, ("content",), "Create a task."),
+        tool("create_project", {"name": S}, ("name",), "Create a project."),
+        tool("fetch_object", {"type": {"type": "string", "enum": ["task", "project"]}, "id": S}, ("type", "id"),
+             "Fetch an object by its ID."),
+    ]
+    spec = Catalog(World.from_tools(tools))["fetch_object"]
+    assert spec.role_for({"type": "task", "id": "x"}).collection == "tasks"
+    assert spec.role_for({"type": "project", "id": "x"}).collection == "projects"
+    assert spec.role_for({"type": "project", "id": "x"}).kind == "read"
+
+
+def test_a_set_of_a_store_nothing_creates_in_writes_new_keys():
+    tools = [tool("set", {"key": S, "value": S}, ("key", "value"), "Set a value."),
+             tool("get", {"key": S}, ("key",), "Get a value.")]
+    found = roles(tools)
+    assert (found["set"].kind, found["set"].collection, found["set"].extra.get("upsert")) == ("update", "items", True)
