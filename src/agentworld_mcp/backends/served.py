@@ -13,13 +13,15 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..catalog import ToolSpec
+from ..catalog import Catalog, ToolSpec
+from ..world import World
 from .base import Prediction, Step
 from .failures import Convention, convention_for, in_band
 from .wrapping import wrap, wrapped_schema
 
 _CACHE = "_agentworld_serving"
 _PLAIN = "_agentworld_plain"
+_BARE = "_agentworld_bare_catalog"
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,8 @@ class Serving:
     plain: ToolSpec
     wrapped: bool
     convention: Convention
+    #: The catalog the plain tool belongs to (the bare catalog for a wrapped tool).
+    catalog: Catalog | None = None
 
 
 def serving(step: Step) -> Serving | None:
@@ -42,12 +46,24 @@ def serving(step: Step) -> Serving | None:
         wrapped = wrapped_schema(spec.definition) is not None
         convention = convention_for(step.world, spec.definition)
         if wrapped or convention.in_band:
-            definition = {k: v for k, v in spec.definition.items() if not (wrapped and k == "outputSchema")}
-            plain = ToolSpec(definition)
+            bare = bare_catalog(step.world)
+            plain = dataclasses.replace(bare[spec.name] if wrapped else spec)
             plain.__dict__[_PLAIN] = True
-            found = Serving(plain, wrapped, convention)
+            found = Serving(plain, wrapped, convention, bare if wrapped else None)
     spec.__dict__[_CACHE] = found
     return found
+
+
+def bare_catalog(world: World) -> Catalog:
+    """The world's catalog with every FastMCP wrapper taken off (cached per world): roles, keys and
+    entities read from the tools as the records they return (``create_note`` keyed by ``note_id``)."""
+    cached = world.__dict__.get(_BARE)
+    if cached is None:
+        tools = [{k: v for k, v in t.items() if k != "outputSchema"} if wrapped_schema(t) is not None else t
+                 for t in world.tools]
+        cached = Catalog(World.model_validate({**world.model_dump(by_alias=True), "tools": tools}))
+        world.__dict__[_BARE] = cached
+    return cached
 
 
 def predict_as_served(step: Step, predict: Callable[[Step], Prediction]) -> Prediction | None:
@@ -56,6 +72,8 @@ def predict_as_served(step: Step, predict: Callable[[Step], Prediction]) -> Pred
     if how is None:
         return None
     plain_step = dataclasses.replace(step, tool=how.plain)
+    if how.catalog is not None and hasattr(step, "catalog"):
+        plain_step = dataclasses.replace(plain_step, catalog=how.catalog)
     answer = predict(plain_step)
     if answer.is_error:
         role = how.plain.role
