@@ -69,7 +69,8 @@ async def test_500s_until_retries_run_out_give_a_clear_endpoint_error_and_the_se
 
 async def test_a_hung_server_times_out_and_is_retried(world):
     with FakeOpenAI(script=[Reply(delay=3), json_reply(ISSUE)]) as server:
-        sim = simulator(world, server.url, timeout=0.5)
+        # --timeout bounds the whole call; attempt_timeout leaves room in it for a second attempt
+        sim = simulator(world, server.url, timeout=2.5, attempt_timeout=0.5)
         result = await sim.call("get_issue", {"issue_id": 1})
         assert not result.is_error and len(server.requests) == 2
 

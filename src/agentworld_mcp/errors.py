@@ -83,6 +83,12 @@ class InvalidObservationError(SimulatorError):
     kind = "invalid_observation"
 
 
+class ResponseTooLargeError(InvalidObservationError):
+    """The model endpoint's response was larger than the backend's ``max_response_bytes``."""
+
+    kind = "response_too_large"
+
+
 class CassetteMissError(SimulatorError):
     """Replay-only mode met a request that the cassette has not recorded."""
 
@@ -124,6 +130,10 @@ class SimulatorFailedError(AgentWorldError):
         self.tool = tool
         self.kind = kind
         super().__init__(f"simulating {tool!r} failed ({kind}): {message}")
+
+
+class InvalidSelectorError(ConfigError):
+    """A call named its episode (or another selector) with a value of the wrong kind."""
 
 
 class PerturbationPolicyError(ConfigError):

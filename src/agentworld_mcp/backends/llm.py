@@ -10,12 +10,18 @@ Scale lives on the model server (tensor/data parallel, replicas), so this client
 thin: an ``asyncio.Semaphore`` bounds requests per endpoint, replicas are used round-robin,
 and transient failures (429, 5xx, connection errors, timeouts) are retried with backoff on
 the next replica. ``openai`` is imported here only, and only when a request is sent.
+
+``--timeout`` is a deadline for the whole call to the model: every attempt, the backoff and
+Retry-After waits between them, and reading the body (a server that drips its answer a byte
+at a time is cut off at the deadline like one that hangs). The body is read as a stream and
+refused past ``max_response_bytes``; a body that is not a chat completion is an endpoint error.
 """
 
 from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import logging
 import os
 import random
@@ -26,7 +32,9 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from ..catalog import ToolSpec
-from ..errors import ConfigError, InvalidObservationError, MissingExtraError, ModelEndpointError
+from ..errors import (
+    ConfigError, InvalidObservationError, MissingExtraError, ModelEndpointError, ResponseTooLargeError,
+)
 from . import guard
 from .base import Prediction, Step
 from ..prompt import (
@@ -55,8 +63,14 @@ class LLMSettings(BaseModel):
     temperature: float = 0.6  # as in Qwen-AgentWorld's own evaluation
     top_p: float | None = None
     max_tokens: int = 2048
-    #: Seconds for one request.
-    timeout: float = 120.0
+    #: Seconds for the whole call to the model: every attempt, backoff and Retry-After wait, the body.
+    timeout: float = Field(default=120.0, gt=0)
+    #: Seconds for one attempt (``None``: whatever is left of ``timeout``), so a hang can be retried.
+    attempt_timeout: float | None = Field(default=None, gt=0)
+    #: The longest Retry-After honoured, in seconds (never past the call's deadline).
+    max_retry_after: float = Field(default=10.0, ge=0)
+    #: The largest response body read from the endpoint, in bytes; a larger one is a simulator error.
+    max_response_bytes: int = Field(default=1 << 20, gt=0)
     #: Extra attempts after a 429, 5xx, timeout or connection error.
     retries: int = 3
     backoff: float = 0.5
@@ -183,57 +197,81 @@ class OpenAITransport:
             return self._model
         async with self._model_lock:
             if self._model is None:
-                models = await self._call(lambda ep: ep.client.models.list(), "list models")
-                ids = [m.id for m in models.data]
+                models = await self._call(lambda ep, timeout: ep.client.models.list(timeout=timeout), "list models")
+                try:
+                    ids = [m.id for m in models.data]
+                except (AttributeError, TypeError) as exc:
+                    raise ModelEndpointError(f"the endpoint's model list is not an OpenAI model list: {exc}",
+                                             hint="check --base-url (it should end in /v1), or pass --model NAME") from None
                 if not ids:
                     raise ModelEndpointError("the endpoint serves no model", hint="pass --model NAME")
                 self._model = ids[0]
         return self._model
 
     async def complete(self, request: JSONDict) -> JSONDict:
-        from openai.types.chat import ChatCompletion
+        from openai._constants import RAW_RESPONSE_HEADER
 
-        def send(endpoint: _Endpoint) -> Awaitable[Any]:
+        limit = self.settings.max_response_bytes
+
+        async def send(endpoint: _Endpoint, timeout: float) -> JSONDict:
             body = dict(request)
             body.update(body.pop("extra_body", None) or {})
             if not endpoint.structured:
                 body.pop("response_format", None)
             # The low-level post skips the SDK's per-call type transform of the messages, which
-            # costs more CPU than everything else in a step (see benchmarks/bench_llm.py).
-            return endpoint.client.post("/chat/completions", body=body, cast_to=ChatCompletion)
+            # costs more CPU than everything else in a step (see benchmarks/bench_llm.py); the
+            # raw streamed response lets the body be read under a size limit and parsed here.
+            raw: Any = await endpoint.client.post(
+                "/chat/completions", body=body, cast_to=object,
+                options={"headers": {RAW_RESPONSE_HEADER: "stream"}, "timeout": timeout})
+            return _completion(await _read_body(raw.http_response, limit, endpoint.base_url), endpoint.base_url)
 
-        response = await self._call(send, "chat completion")
-        choice = response.choices[0] if response.choices else None
-        message = choice.message if choice else None
-        extra = (getattr(message, "model_extra", None) or {}) if message else {}
-        reasoning = extra.get("reasoning_content") or extra.get("reasoning")
-        usage = response.usage
-        return {
-            "content": message.content if message else None,
-            "reasoning_content": reasoning,
-            "finish_reason": choice.finish_reason if choice else None,
-            "usage": {"prompt_tokens": usage.prompt_tokens, "completion_tokens": usage.completion_tokens}
-            if usage else None,
-        }
+        result: JSONDict = await self._call(send, "chat completion")
+        return result
 
-    async def _call(self, send: Callable[[_Endpoint], Awaitable[Any]], what: str) -> Any:
+    async def _call(self, send: Callable[[_Endpoint, float], Awaitable[Any]], what: str) -> Any:
+        """``send`` to the endpoints until one answers, all within ``settings.timeout``."""
+        self._ensure()  # importing openai and making the clients is not the endpoint's time
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.timeout
+        failures: list[Exception] = []
+        try:
+            async with asyncio.timeout_at(deadline):
+                return await self._attempts(send, what, deadline, failures)
+        except TimeoutError:
+            last = f"; last error: {type(failures[-1]).__name__}: {failures[-1]}" if failures else ""
+            raise ModelEndpointError(
+                f"the world model endpoint ({', '.join(self.settings.base_urls)}) gave no complete answer to the "
+                f"{what} in {len(failures) + 1} attempt(s): Timeout at the {self.settings.timeout:g}s deadline "
+                f"(--timeout){last}",
+                hint="check that the model server is running and not overloaded, or raise --timeout",
+            ) from (failures[-1] if failures else None)
+
+    async def _attempts(self, send: Callable[[_Endpoint, float], Awaitable[Any]], what: str, deadline: float,
+                        failures: list[Exception]) -> Any:
         import openai
 
+        loop = asyncio.get_running_loop()
         attempts = self.settings.retries + 1
-        last: Exception | None = None
         for attempt in range(attempts):
             endpoint = self._next()
             try:
                 async with endpoint.semaphore:
-                    return await send(endpoint)
+                    left = deadline - loop.time()
+                    timeout = min(left, self.settings.attempt_timeout or left)
+                    return await send(endpoint, max(timeout, 0.001))
             except openai.BadRequestError as exc:
                 if endpoint.structured and _rejects_structured(exc):
                     logger.warning("%s rejected response_format; sending without structured outputs", endpoint.base_url)
                     endpoint.structured = False
-                    last = exc
+                    failures.append(exc)
                     continue
                 raise ModelEndpointError(f"the world model endpoint {endpoint.base_url} refused the {what}: {exc}",
                                          hint="check --model and the server's context length") from exc
+            except openai.APIResponseValidationError as exc:
+                raise ModelEndpointError(f"the world model endpoint {endpoint.base_url} answered the {what} with "
+                                         f"a body that is not an OpenAI response: {exc}",
+                                         hint="check --base-url (it should end in /v1)") from exc
             except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
                 raise ModelEndpointError(
                     f"the world model endpoint {endpoint.base_url} refused the {what}: {exc}",
@@ -244,16 +282,19 @@ class OpenAITransport:
                 if isinstance(exc, openai.APIStatusError) and status is not None and status < 500 and status not in (408, 409, 429):
                     raise ModelEndpointError(f"the world model endpoint {endpoint.base_url} answered {status} to the "
                                              f"{what}: {exc}", hint="check the server's log") from exc
-                last = exc
+                failures.append(exc)
                 if attempt + 1 < attempts:
                     delay = self._delay(attempt, exc)
+                    if loop.time() + delay >= deadline:
+                        break  # waiting would end past the deadline: fail now rather than at it
                     logger.info("%s from %s (attempt %d/%d); retrying in %.2fs", type(exc).__name__,
                                 endpoint.base_url, attempt + 1, attempts, delay)
                     await asyncio.sleep(delay)
+        last = failures[-1] if failures else None
         urls = ", ".join(self.settings.base_urls)
         raise ModelEndpointError(
-            f"the world model endpoint ({urls}) failed {attempts} times for a {what}; last error: "
-            f"{type(last).__name__}: {last}",
+            f"the world model endpoint ({urls}) failed {len(failures)} times for a {what} within the "
+            f"{self.settings.timeout:g}s deadline; last error: {type(last).__name__}: {last}",
             hint="check that the model server is running and reachable, or raise --timeout / retries",
         ) from last
 
@@ -265,9 +306,10 @@ class OpenAITransport:
                 retry_after = float(response.headers.get("retry-after"))
             except (TypeError, ValueError):
                 retry_after = None
-        base = retry_after if retry_after is not None else self.settings.backoff * (2 ** attempt)
-        jitter = random.uniform(0, self.settings.backoff / 2) if retry_after is None else 0
-        return min(base + jitter, self.settings.max_backoff)
+        if retry_after is not None:  # the server's word, capped: a Retry-After of an hour is no reason to hang
+            return max(0.0, min(retry_after, self.settings.max_retry_after))
+        base = self.settings.backoff * (2 ** attempt)
+        return min(base + random.uniform(0, self.settings.backoff / 2), self.settings.max_backoff)
 
     async def aclose(self) -> None:
         for endpoint in self._endpoints or []:
@@ -278,6 +320,75 @@ class OpenAITransport:
 def _rejects_structured(exc: Exception) -> bool:
     text = str(exc).lower()
     return "response_format" in text or "json_schema" in text or "grammar" in text
+
+
+async def _read_body(response: Any, limit: int, url: str) -> bytes:
+    """The response body, read as a stream and refused past ``limit`` bytes (decoded)."""
+    import openai
+
+    try:
+        declared = int(response.headers.get("content-length") or 0)
+    except ValueError:
+        declared = 0
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        if declared > limit:
+            raise _too_large(url, declared, limit)
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > limit:
+                raise _too_large(url, size, limit)
+            chunks.append(chunk)
+    except ResponseTooLargeError:
+        raise
+    except Exception as exc:  # the connection broke mid-body: a connection error, retried like one
+        raise openai.APIConnectionError(message=f"reading the response failed: {type(exc).__name__}: {exc}",
+                                        request=response.request) from exc
+    finally:
+        await response.aclose()
+    return b"".join(chunks)
+
+
+def _too_large(url: str, size: int, limit: int) -> ResponseTooLargeError:
+    return ResponseTooLargeError(
+        f"the world model endpoint {url} sent a response of more than {limit} bytes ({size} so far); it was not read",
+        hint="lower --max-tokens, or raise the backend's max_response_bytes setting",
+    )
+
+
+def _completion(body: bytes, url: str) -> JSONDict:
+    """A chat completion body, normalised; anything else is a :class:`ModelEndpointError`."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        preview = body[:120].decode("utf-8", "replace")
+        raise ModelEndpointError(
+            f"the world model endpoint {url} answered 200 with a body that is not JSON ({len(body)} bytes: {preview!r})",
+            hint="check --base-url: it should be an OpenAI-compatible API root ending in /v1, not a web page or proxy",
+        ) from None
+    choices = data.get("choices") if isinstance(data, dict) else None
+    choice = choices[0] if isinstance(choices, list) and choices else None
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(choices, list) or (choice is not None and not isinstance(message, dict)):
+        raise ModelEndpointError(
+            f"the world model endpoint {url} answered 200 with JSON that is not a chat completion "
+            f"(keys: {sorted(data)[:8] if isinstance(data, dict) else type(data).__name__})",
+            hint="check --base-url: it should be an OpenAI-compatible API root ending in /v1",
+        )
+    message = message or {}
+    content = message.get("content")
+    if content is not None and not isinstance(content, str):
+        raise ModelEndpointError(f"the world model endpoint {url} answered with non-text content "
+                                 f"({type(content).__name__})", hint="use a chat model that answers in text")
+    usage = data.get("usage") if isinstance(data.get("usage"), dict) else None
+    return {
+        "content": content,
+        "reasoning_content": message.get("reasoning_content") or message.get("reasoning"),
+        "finish_reason": choice.get("finish_reason") if isinstance(choice, dict) else None,
+        "usage": {"prompt_tokens": usage.get("prompt_tokens"), "completion_tokens": usage.get("completion_tokens")}
+        if usage else None,
+    }
 
 
 # -- the world model --------------------------------------------------------------------
