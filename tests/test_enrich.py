@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from agentworld_mcp import load_world
+from agentworld_mcp.catalog import Catalog
 
 from .conftest import CLI, free_port, stdio_session
 from .fake_openai import FakeOpenAI, Reply
@@ -45,6 +46,9 @@ tools:
   - name: list_accounts
     description: List the bank's accounts, optionally in one currency.
     inputSchema: {type: object, properties: {currency: {type: string, enum: [EUR, USD]}}}
+  - name: recent_activity
+    description: The latest transactions on any account.
+    inputSchema: {type: object, properties: {}}
   - name: get_rates
     description: Current exchange rates.
     inputSchema: {type: object, properties: {}}
@@ -78,6 +82,9 @@ def bank_model(body: dict) -> Reply:
                          "balance": 120.5, "status": "open"})
     if name == "list_accounts":
         return observed({"accounts": [{"account_id": "acc_1", "currency": "EUR", "balance": 1}], "total": 1})
+    if name == "recent_activity":
+        return observed({"transactions": [{"transaction_id": "tx_1", "account_id": "acc_1", "amount": 5.0}],
+                         "total": 1})
     if name == "get_rates":
         return Reply(content="Sure! Here are today's rates: EUR is strong.")  # chatter, not an answer
     return Reply(content="<think>The service is up, so I should answer", finish_reason="length")  # cut off
@@ -114,7 +121,8 @@ def tools_of(path: Path) -> dict[str, dict]:
 def test_each_tool_is_asked_in_the_world_models_trained_format(enriched):
     _, _, server = enriched
     asked = [action(body) for body in server.requests]
-    assert {name for name, _ in asked} == {"open_account", "get_account", "list_accounts", "get_rates", "ping"}
+    assert {name for name, _ in asked} == {"open_account", "get_account", "list_accounts", "recent_activity",
+                                           "get_rates", "ping"}
     first = server.requests[0]
     assert first["model"] == "qwen-agentworld"
     assert first["messages"][0]["role"] == "system" and "Tool World Model" in first["messages"][0]["content"]
@@ -139,10 +147,17 @@ def test_output_shapes_are_inferred_from_the_answers_and_stored_in_meta_not_as_o
 
 def test_roles_get_only_the_fields_the_answers_make_certain(enriched):
     out, _, _ = enriched
-    tools = tools_of(out)
-    assert tools["open_account"]["_meta"][ROLE] == {"kind": "create", "key_field": "account_id"}
-    assert tools["get_account"]["_meta"][ROLE] == {"key_field": "account_id"}
-    assert tools["list_accounts"]["_meta"][ROLE] == {"items_field": "accounts", "count_fields": ["total"]}
+    before = Catalog(load_world(out.parent / "bank.yaml"))
+    after = Catalog(load_world(out))
+    written = {name: tool["_meta"][ROLE] for name, tool in tools_of(out).items() if ROLE in tool.get("_meta", {})}
+    for name, fields in written.items():  # nothing the catalog already knew
+        assert all(getattr(before[name].role, f) != (tuple(v) if isinstance(v, list) else v) for f, v in fields.items())
+    # an opaque tool that answered a list of transactions is a list of them
+    assert written["recent_activity"] == {"kind": "list", "items_field": "transactions", "count_fields": ["total"]}
+    assert after["recent_activity"].role.kind == "list"
+    assert (after["open_account"].role.kind, after["open_account"].role.key_field) == ("create", "account_id")
+    listed = after["list_accounts"].role
+    assert (listed.items_field, listed.count_fields) == ("accounts", ("total",))
 
 
 def test_answers_become_demonstrations_and_the_rest_of_the_file_is_kept_in_order(enriched):
@@ -152,12 +167,13 @@ def test_answers_become_demonstrations_and_the_rest_of_the_file_is_kept_in_order
     assert list(data) == ["name", "scenario", "tools", "backend", "demonstrations"]
     assert [t["name"] for t in data["tools"]] == [t["name"] for t in yaml.safe_load(BANK)["tools"]]
     demos = data["demonstrations"]
-    assert {d["tool"] for d in demos} == {"open_account", "get_account", "list_accounts"}
+    assert {d["tool"] for d in demos} == {"open_account", "get_account", "list_accounts", "recent_activity"}
     opened = [d for d in demos if d["tool"] == "open_account"]
     assert len(opened) == 2 and all(d["response"]["owner_name"] == d["arguments"]["owner_name"] for d in opened)
     assert bank.read_text() == BANK  # the input is never touched
     assert load_world(out).demonstrations  # a valid world file
-    assert "enriched 3 of 5 tools (3 output shapes, 3 roles), skipped 2, demonstrations added: 6" in done.stdout
+    assert re.search(r"enriched 4 of 6 tools \(4 output shapes, \d roles\), skipped 2, demonstrations added: 7",
+                     done.stdout)
     assert "YAML comments of bank.yaml are not carried over" in done.stdout
 
 

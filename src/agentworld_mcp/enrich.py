@@ -43,6 +43,7 @@ from .episode import Episode, Turn
 from .errors import ConfigError, InvalidObservationError, MissingExtraError, ModelEndpointError
 from .result import ToolResult
 from .roles import ROLE_META, infer_role, is_id_name
+from .roles import _count_fields as count_fields  # the totals of a list answer, as roles reads an outputSchema
 from .world import World, bundled_world, load_world, load_world_data
 
 JSONDict = dict[str, Any]
@@ -173,7 +174,7 @@ def _clip(text: str, limit: int = 300) -> str:
 def infer_shape(answers: list[Any], previous: JSONDict | None = None) -> JSONDict | None:
     """The JSON Schema the answers follow (merged with an earlier run's shape), via genson."""
     try:
-        from genson import SchemaBuilder  # type: ignore[import-untyped]
+        from genson import SchemaBuilder
     except ImportError:
         raise MissingExtraError("agentworld-mcp enrich", "enrich", "genson") from None
     builder = SchemaBuilder(schema_uri=None)
@@ -216,14 +217,15 @@ def as_output_schema(shape: JSONDict) -> JSONDict:
     return shape
 
 
-def infer_role_fields(tool: JSONDict, samples: list[Sample], shape: JSONDict | None) -> JSONDict:
-    """Role fields (``_meta.agentworld/role``) the answers make certain, beyond what the name says.
+def infer_role_fields(spec: ToolSpec, samples: list[Sample], shape: JSONDict | None) -> JSONDict:
+    """Role fields (``_meta.agentworld/role``) the answers make certain, beyond what the catalog says.
 
-    Only record-style tools, only fields that differ from inference without the answers:
-    the kind of an opaque tool (``action``, or a "list" that answers one new entity), the
-    entity's key field, the wrapper of a single entity, the items and count fields of a list.
+    Only record-style tools, only fields that differ from the role inferred without the
+    answers: the kind of an opaque tool (``action``, or a "list" that answers one new
+    entity), the entity's key field, the wrapper of a single entity, the items and count
+    fields of a list.
     """
-    plain = infer_role(tool)
+    tool, plain = spec.definition, spec.role
     answers = [s.response for s in samples if s.is_json]
     if plain.style != "record" or not answers:
         return {}
@@ -238,10 +240,13 @@ def infer_role_fields(tool: JSONDict, samples: list[Sample], shape: JSONDict | N
     meta = {**(tool.get("_meta") or {}), ROLE_META: {**((tool.get("_meta") or {}).get(ROLE_META) or {}), **fields}}
     shaped = infer_role({**tool, "outputSchema": as_output_schema(shape), "_meta": meta})
     wanted = ("items_field", "count_fields") if kind in ("list", "search") else ("wrapper", "key_field")
+    entity = (shape.get("properties") or {}).get(shaped.wrapper) if shaped.wrapper else shape
     for name in wanted:
         if name == "items_field" and shape.get("type") == "array":
             continue  # a bare array answer: the shape says it all
-        value = getattr(shaped, name)
+        if name == "key_field" and plain.key_field in ((entity or {}).get("properties") or {}):
+            continue  # the answers carry the key the catalog already names
+        value = getattr(shaped, name) if name != "count_fields" else count_fields(as_output_schema(shape))
         if value and value != getattr(plain, name):
             fields[name] = list(value) if isinstance(value, tuple) else value
     return fields
@@ -288,7 +293,7 @@ async def enrich_tools(world: World, model: Any, *, tools: list[str], calls: int
         answers = [s.response for s in found.samples if s.is_json]
         if spec.output_schema is None and answers:
             found.shape = infer_shape(answers, output_shape(spec.definition))
-        found.role = infer_role_fields(spec.definition, found.samples, found.shape)
+        found.role = infer_role_fields(spec, found.samples, found.shape)
         if found.shape is not None and found.role.get("kind", spec.role.kind) == "create":
             found.shape = with_initial_values(found.shape, found.samples)
         return found

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..catalog import ToolSpec
+from ..roles import infer_role
 from .base import Prediction, Step
 
 JSONDict = dict[str, Any]
@@ -27,6 +28,8 @@ JSONDict = dict[str, Any]
 OUTPUT_SHAPE_META = "agentworld/output_shape"
 #: Where an array shape is put inside the object schema the record handlers understand.
 _ITEMS = "items"
+#: Role fields that say where things are in an answer: what a shape can add to a catalog's role.
+_STRUCTURE = ("items_field", "wrapper", "count_fields")
 
 
 def output_shape(tool: JSONDict) -> JSONDict | None:
@@ -51,7 +54,12 @@ def shaped_spec(spec: ToolSpec) -> ToolSpec | None:
     if shape is not None:
         if shape.get("type") == "array":
             shape = {"type": "object", "properties": {_ITEMS: shape}, "required": [_ITEMS]}
-        shaped = ToolSpec({**spec.definition, "outputSchema": shape})
+        definition = {**spec.definition, "outputSchema": shape}
+        shaped = dataclasses.replace(spec, definition=definition)
+        if spec.catalog_role is not None:  # what the catalog knows stays; the shape adds where items are
+            alone = infer_role(definition)
+            added = {f: getattr(alone, f) for f in _STRUCTURE if not getattr(spec.catalog_role, f) and getattr(alone, f)}
+            shaped = dataclasses.replace(shaped, catalog_role=dataclasses.replace(spec.catalog_role, **added))
     spec.__dict__["_agentworld_shaped"] = shaped
     return shaped
 
