@@ -7,9 +7,10 @@ overhead close to a bare SDK server.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, TypeVar
 
 import jsonschema
 from jsonschema.protocols import Validator
@@ -19,6 +20,7 @@ from .roles import ToolRole, infer_role
 from .world import World
 
 JSONDict = dict[str, Any]
+T = TypeVar("T")
 
 _FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER
 
@@ -122,6 +124,7 @@ class Catalog:
             t["name"]: ToolSpec(t, self.model.roles.get(t["name"]), self.model.selectors.get(t["name"]))
             for t in world.tools
         }
+        self._derived: dict[Hashable, Any] = {}
 
     def __getitem__(self, name: str) -> ToolSpec:
         return self.specs[name]
@@ -129,11 +132,22 @@ class Catalog:
     def get(self, name: str) -> ToolSpec | None:
         return self.specs.get(name)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[ToolSpec]:
         return iter(self.specs.values())
 
     def __len__(self) -> int:
         return len(self.specs)
+
+    def derived(self, key: Hashable, build: Callable[[], T]) -> T:
+        """A value derived from the world once and kept with its catalog (a system prompt, a wording).
+
+        Derived data lives here, in the compiled catalog, not on the world: a world is plain data.
+        """
+        try:
+            return self._derived[key]  # type: ignore[no-any-return]
+        except KeyError:
+            value = self._derived[key] = build()
+            return value
 
     def warm(self) -> Catalog:
         """Compile every validator now, so the first calls are as fast as the rest."""

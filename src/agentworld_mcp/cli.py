@@ -6,6 +6,7 @@ Logs go to stderr: on the stdio transport, stdout belongs to the protocol.
 from __future__ import annotations
 
 import argparse
+import os
 import asyncio
 import json
 import logging
@@ -14,7 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__, cli_episodes
+from .catalog import Catalog
+from .config import SimulatorConfig
+from .kinds import BackendKind, RecordMode
 from .engine import Simulator
+from .http_guard import is_loopback
 from .errors import AgentWorldError, UnknownToolError, WorldFileError
 from .world import World, load_world
 
@@ -71,6 +76,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8765, help="HTTP port (default: 8765)")
     serve.add_argument("--admin", action="store_true",
                        help="HTTP only: add /admin/episodes routes to list, inspect, reset and delete episodes")
+    serve.add_argument("--auth-token", default=None, metavar="TOKEN",
+                       help="HTTP only: require 'Authorization: Bearer TOKEN' (default: $AGENTWORLD_AUTH_TOKEN)")
+    serve.add_argument("--allow-host", action="append", default=None, metavar="HOST",
+                       help="HTTP only: a Host name clients may use besides loopback ('*' for any; repeatable)")
+    serve.add_argument("--allow-origin", action="append", default=None, metavar="ORIGIN",
+                       help="HTTP only: a browser Origin allowed besides loopback ('*' for any; repeatable)")
     _sim_args(serve)
     _backend_args(serve)
 
@@ -131,21 +142,22 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def make_simulator(world: World, args: argparse.Namespace) -> Simulator:
-    seed = args.seed if args.seed is not None else int(world.backend.get("seed", 0))
-    perturber = None
-    if getattr(args, "perturb", None) is not None:
-        from .perturb import load_policy_arg, perturber_for
-
-        perturber = perturber_for(world, load_policy_arg(args.perturb))
-    return Simulator(world, seed=seed, backend=make_cli_backend(world, args), perturber=perturber,
-                     **cli_episodes.simulator_options(args))
+    """The simulator the flags ask for: world file < environment < flags (``None`` = flag not given)."""
+    return Simulator.from_world(
+        world, backend=getattr(args, "backend", None), seed=getattr(args, "seed", None),
+        perturb=getattr(args, "perturb", None), cassette=getattr(args, "cassette", None),
+        record_mode=getattr(args, "record_mode", None), base_url=getattr(args, "base_url", None),
+        model=getattr(args, "model", None), temperature=getattr(args, "temperature", None),
+        max_tokens=getattr(args, "max_tokens", None), timeout=getattr(args, "timeout", None),
+        **cli_episodes.simulator_options(args),
+    )
 
 
 def _backend_args(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("world model", "which world model answers the calls (default: the world file's "
                              "backend.type, else schema); llm settings also come from AGENTWORLD_BASE_URL, "
                              "AGENTWORLD_MODEL and OPENAI_API_KEY")
-    g.add_argument("--backend", choices=("schema", "llm"), default=None,
+    g.add_argument("--backend", choices=BackendKind.names(), default=None,
                    help="schema: deterministic, no model; llm: an OpenAI-compatible endpoint")
     g.add_argument("--base-url", action="append", default=None, metavar="URL",
                    help="OpenAI-compatible API root, e.g. http://localhost:8000/v1 (repeat for replicas)")
@@ -155,20 +167,8 @@ def _backend_args(p: argparse.ArgumentParser) -> None:
     g.add_argument("--timeout", type=float, default=None, help="seconds per model request (default: 120)")
     g.add_argument("--cassette", default=None, metavar="PATH",
                    help="record/replay model answers in this file (.json or .yaml)")
-    g.add_argument("--record-mode", choices=("once", "new_episodes", "none", "all"), default=None,
+    g.add_argument("--record-mode", choices=RecordMode.names(), default=None,
                    help="cassette mode, as in VCR.py (default: once)")
-
-
-def make_cli_backend(world: World, args: argparse.Namespace) -> Any:
-    """The world model the backend flags ask for (``None`` values fall back to the world file)."""
-    from .backends import make_backend
-
-    return make_backend(
-        world, kind=getattr(args, "backend", None), cassette=getattr(args, "cassette", None),
-        record_mode=getattr(args, "record_mode", None), base_url=getattr(args, "base_url", None),
-        model=getattr(args, "model", None), temperature=getattr(args, "temperature", None),
-        max_tokens=getattr(args, "max_tokens", None), timeout=getattr(args, "timeout", None),
-    )
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -176,6 +176,10 @@ def _serve(args: argparse.Namespace) -> int:
     if args.admin and args.transport != "http":
         print("agentworld-mcp: --admin adds HTTP routes; use it with --transport http", file=sys.stderr)
         return 2
+    token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
+    if args.transport == "http" and not is_loopback(args.host) and token is None:
+        print(f"agentworld-mcp: warning: serving on {args.host} without --auth-token: anyone who can reach this "
+              "port can call the tools (and the admin routes, with --admin)", file=sys.stderr)
     sim = make_simulator(world, args)
     from . import transport
 
@@ -189,6 +193,7 @@ def _serve(args: argparse.Namespace) -> int:
                 await transport.serve_http(
                     sim, host=args.host, port=args.port, default_episode=args.episode,
                     extra_routes=_admin_routes(sim) if args.admin else None,
+                    auth_token=token, allowed_hosts=args.allow_host, allowed_origins=args.allow_origin,
                     on_ready=lambda url: print(f"agentworld-mcp: serving {world.name} at {url}", file=sys.stderr, flush=True),
                 )
         finally:
@@ -206,12 +211,14 @@ def _admin_routes(sim: Simulator) -> list[Any]:
 
 def _validate(args: argparse.Namespace) -> int:
     world = load_world(args.world)
-    sim = Simulator(world)
+    config = SimulatorConfig.resolve(world)  # settings and the perturbation policy are checked too
+    config.make_perturber(world)
+    catalog = Catalog(world).warm()
     rows = [
         {"name": spec.name, "role": spec.role.kind, "collection": spec.role.collection,
          "output": "structured" if spec.output_schema else "text",
          "title": spec.definition.get("title") or (spec.description.splitlines() or [""])[0][:60]}
-        for spec in sim.catalog
+        for spec in catalog
     ]
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -108,7 +108,7 @@ class SimulatorConfig:
         """The perturbation stage: the world file's policy, with the run-level one on top."""
         from .perturb import load_policy_arg, perturber_for
 
-        policy = load_policy_arg(self.perturb) if isinstance(self.perturb, (str, Path)) else self.perturb
+        policy = load_policy_arg(str(self.perturb)) if isinstance(self.perturb, (str, Path)) else self.perturb
         return perturber_for(world, policy)
 
 

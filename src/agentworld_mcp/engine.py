@@ -20,8 +20,8 @@ from typing import Any, Protocol
 from .backends.base import WorldModel
 from .catalog import Catalog, ToolSpec
 from .config import SimulatorConfig
-from .episode import DEFAULT_EPISODE, Episode, Turn
-from .errors import InjectedFault, InvalidObservationError, SimulatorBugError, SimulatorError, UnknownToolError
+from .episode import DEFAULT_EPISODE, Episode, Turn, episode_id
+from .errors import ConfigError, InvalidObservationError, SimulatorBugError, SimulatorError, UnknownToolError
 from .result import SIMULATOR_ERROR_META, ToolResult, dump_json
 from .step import Gate, Prediction, Step
 from .store import EpisodeStore, open_store
@@ -162,9 +162,14 @@ class Simulator:
         """Run the pipeline for one call and return its whole :class:`Outcome` (nothing delivered yet)."""
         spec = self._tool(tool)
         arguments = {} if arguments is None else arguments
-        async with self.store.session(episode or DEFAULT_EPISODE, self._new_episode) as ep:
+        async with self.store.session(episode_id(episode) or DEFAULT_EPISODE, self._new_episode) as ep:
             started, t0 = time.time(), time.perf_counter()
-            outcome = await self._answer(spec, arguments, ep, perturb)
+            try:
+                outcome = await self._answer(spec, arguments, ep, perturb)
+            except ConfigError:
+                raise  # the caller's own settings (a bad per-call policy): theirs to fix, as an error
+            except Exception as exc:  # any other failure is the simulator's: a named result, never a crash
+                outcome = Outcome(self._simulator_error(spec, _as_simulator_error(exc, spec)), stages=["failed"])
             outcome.turn = self._record(ep, spec, arguments, outcome, started, t0)
         self._count(outcome)
         return outcome
@@ -208,14 +213,8 @@ class Simulator:
         """The world model's prediction, or the simulator failure that stood in its way."""
         try:
             return await self.backend.predict(step)
-        except SimulatorError as exc:
-            return exc
         except Exception as exc:  # a bug must reach the client as a named tool error, never a protocol error
-            log.exception("simulator bug while predicting %s", step.tool.name)
-            bug = SimulatorBugError(f"{type(exc).__name__}: {exc}",
-                                    hint="this is a bug in agentworld-mcp; please report it with the world file")
-            bug.__cause__ = exc
-            return bug
+            return _as_simulator_error(exc, step.tool)
 
     def _check_output(self, step: Step, prediction: Prediction | SimulatorError) -> ToolResult:
         """The tool result for the prediction: the final guard that structuredContent fits the schema."""
@@ -318,6 +317,15 @@ class Simulator:
 def _invalid_arguments(spec: ToolSpec, problems: list[str]) -> ToolResult:
     detail = "\n".join(problems)
     return ToolResult.from_text(f"Input validation error: invalid arguments for tool {spec.name}:\n{detail}", is_error=True)
+
+
+def _as_simulator_error(exc: Exception, spec: ToolSpec) -> SimulatorError:
+    if isinstance(exc, SimulatorError):
+        return exc
+    bug = SimulatorBugError(f"{type(exc).__name__}: {exc}",
+                            hint="this is a bug in agentworld-mcp; please report it with the world file")
+    bug.__cause__ = exc
+    return bug
 
 
 def _error_info(exc: SimulatorError) -> JSONDict:

@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from .errors import InvalidSelectorError
 from .ledger import Ledger
 from .world import World
 
@@ -22,6 +23,21 @@ META_PERTURB = "agentworld/perturb"
 #: HTTP header and query parameter that select an episode.
 EPISODE_HEADER = "x-agentworld-episode"
 EPISODE_QUERY = "episode"
+
+
+def episode_id(value: Any) -> str | None:
+    """A selector as the one string every store keys episodes by (``12345`` and ``"12345"`` are one).
+
+    None (or an empty string) means "not given"; anything but a string or an integer is refused.
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    shown = repr(value)[:80]
+    raise InvalidSelectorError(f"an episode id must be a string (or an integer), got {type(value).__name__} {shown}")
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 Entities are keyed by collection and identifier. The deterministic world model answers
 from the ledger; the language world model gets it as compact state facts and is checked
-against it (see DESIGN.md, 'Ledger').
+against it (see docs/architecture.md, 'Concepts').
 
 Lookups by key are dict lookups, so a call's cost does not grow with the episode's
 history; listing a collection walks that collection only.
@@ -122,6 +122,10 @@ class Ledger:
             if entity.alive:
                 return entity
         return None
+
+    def counters(self) -> dict[str, int]:
+        """The id sequences so far (collection or scope -> last number), for stores to persist."""
+        return dict(self._counters)
 
     def collections(self) -> list[str]:
         return sorted(c for c, entities in self._collections.items() if entities)

@@ -321,7 +321,7 @@ class AgentWorld:
 
             sim = self.build()
             given = self._settings.get("tools")
-            opts = {"episode": self.episode, "perturb": self._settings.get("perturb")}
+            opts: dict[str, Any] = {"episode": self.episode, "perturb": self._settings.get("perturb")}
             if given is not None and self._langchain_tools(given):
                 self._tools = langgraph.simulate_tools(given, simulator=sim, **opts)
             else:

@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import sys
+import typing
 from collections.abc import AsyncIterator, Callable
 from io import TextIOWrapper
 from typing import Any
@@ -37,7 +38,8 @@ from pydantic import BaseModel, RootModel
 from . import __version__
 from .engine import Simulator
 from .episode import EPISODE_HEADER, EPISODE_QUERY, META_EPISODE, META_PERTURB
-from .errors import InjectedProtocolError, UnknownToolError
+from .errors import ConfigError, InjectedProtocolError, UnknownToolError
+from .screening import METHOD_NOT_FOUND, screen
 
 log = logging.getLogger("agentworld_mcp.server")
 JSONDict = dict[str, Any]
@@ -67,10 +69,12 @@ def build_server(sim: Simulator, *, default_episode: str | None = None) -> Serve
     async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
         params = request.params
         meta = (params.meta.model_extra or {}) if params.meta is not None else {}
-        episode = meta.get(META_EPISODE) or _episode_from_http(server) or default_episode
+        episode = meta.get(META_EPISODE)
+        if episode is None:
+            episode = _episode_from_http(server) or default_episode
         try:
             result = await sim.call(params.name, params.arguments or {}, episode=episode, perturb=meta.get(META_PERTURB))
-        except UnknownToolError as exc:
+        except (UnknownToolError, ConfigError) as exc:  # the request's own fault: a tool, episode or policy
             raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=str(exc))) from None
         except InjectedProtocolError as exc:  # a perturbation asked for a JSON-RPC error
             raise McpError(types.ErrorData(code=exc.code, message=exc.message)) from None
@@ -128,16 +132,27 @@ async def serve_stdio(sim: Simulator, *, default_episode: str | None = None) -> 
         await server.run(read_stream, write_stream, _init_options(server))
 
 
-def _parse_message(line: str) -> types.JSONRPCMessage | JSONDict:
+#: Every request method of the MCP protocol (anything else is -32601 Method not found).
+CLIENT_METHODS = frozenset(
+    m.model_fields["method"].annotation.__args__[0]  # type: ignore[union-attr]
+    for m in typing.get_args(types.ClientRequest.model_fields["root"].annotation)
+)
+
+
+def _parse_message(raw: bytes) -> types.JSONRPCMessage | JSONDict:
     """A JSON-RPC message, or the JSON-RPC error to answer it with."""
-    try:
-        return types.JSONRPCMessage.model_validate_json(line)
-    except Exception:  # the SDK's parser: fast, but limited in nesting depth
-        pass
-    try:
-        data = json.loads(line)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        return _rpc_error(None, types.PARSE_ERROR, f"Parse error: {exc}")
+    try:  # the SDK's parser: fast, but limited in nesting depth
+        message = types.JSONRPCMessage.model_validate_json(raw)
+    except Exception:  # not UTF-8, not JSON, nested too deep or not JSON-RPC: screening says which
+        message = None
+    if message is not None:
+        root = message.root
+        if isinstance(root, types.JSONRPCRequest) and root.method not in CLIENT_METHODS:
+            return _rpc_error(root.id, METHOD_NOT_FOUND, f"Method not found: {root.method}")
+        return message
+    data, problem = screen(raw, CLIENT_METHODS)
+    if problem is not None:
+        return problem  # type: ignore[return-value]
     try:
         return types.JSONRPCMessage.model_validate(data)
     except Exception as exc:
@@ -151,7 +166,7 @@ def _rpc_error(request_id: Any, code: int, message: str) -> JSONDict:
 
 @contextlib.asynccontextmanager
 async def _stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
-    stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+    stdin = anyio.wrap_file(sys.stdin.buffer)  # bytes: invalid UTF-8 is a parse error, not a replaced character
     stdout = anyio.wrap_file(TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
     read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
@@ -164,7 +179,7 @@ async def _stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any]
 
     async def reader() -> None:
         async with read_writer:
-            async for line in stdin:
+            async for line in stdin:  # type: ignore[attr-defined]
                 if not line.strip():
                     continue
                 message = _parse_message(line)
@@ -196,8 +211,17 @@ def http_app(
     default_episode: str | None = None,
     path: str = "/mcp",
     extra_routes: list[Any] | None = None,
+    auth_token: str | None = None,
+    allowed_hosts: list[str] | None = None,
+    allowed_origins: list[str] | None = None,
 ) -> Any:
-    """A Starlette app serving the MCP endpoint at ``path`` (plus optional extra routes)."""
+    """A Starlette app serving the MCP endpoint at ``path`` (plus optional extra routes).
+
+    Behind :class:`~agentworld_mcp.http_guard.HttpGuard`: bearer token, Host and Origin checks,
+    admin routes closed to cross-site requests, every message screened.
+    """
+    from .http_guard import HttpGuard
+
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from starlette.applications import Starlette
     from starlette.routing import Mount, Route
@@ -215,7 +239,11 @@ def http_app(
 
     routes: list[Any] = [*(extra_routes or []), Route(path, endpoint=_Asgi(handle), methods=["GET", "POST", "DELETE"])]
     routes.append(Mount(path, app=handle))
-    return Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
+    guarded = HttpGuard(app, methods=CLIENT_METHODS, mcp_path=path, token=auth_token,
+                        allowed_hosts=allowed_hosts or (), allowed_origins=allowed_origins or ())
+    guarded.router = app.router  # type: ignore[attr-defined]  # lifespan and routes stay reachable
+    return guarded
 
 
 class _Asgi:
@@ -236,10 +264,17 @@ async def serve_http(
     default_episode: str | None = None,
     extra_routes: list[Any] | None = None,
     on_ready: Callable[[str], None] | None = None,
+    auth_token: str | None = None,
+    allowed_hosts: list[str] | None = None,
+    allowed_origins: list[str] | None = None,
 ) -> None:
     import uvicorn
 
-    app = http_app(sim, default_episode=default_episode, extra_routes=extra_routes)
+    hosts = list(allowed_hosts or [])
+    if host not in ("0.0.0.0", "::", ""):
+        hosts.append(host)  # the address it was asked to bind is a name its clients use
+    app = http_app(sim, default_episode=default_episode, extra_routes=extra_routes, auth_token=auth_token,
+                   allowed_hosts=hosts, allowed_origins=allowed_origins)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     userver = uvicorn.Server(config)
     if on_ready is not None:

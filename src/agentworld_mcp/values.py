@@ -266,7 +266,8 @@ def _from_pattern(pattern: str, rng: random.Random) -> str | None:
 def _expand_class(spec: str) -> str:
     if spec.startswith("^"):
         return ""
-    chars, i = [], 0
+    chars: list[str] = []
+    i = 0
     while i < len(spec):
         if i + 2 < len(spec) and spec[i + 1] == "-":
             chars.extend(chr(c) for c in range(ord(spec[i]), ord(spec[i + 2]) + 1))

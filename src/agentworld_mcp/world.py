@@ -9,6 +9,7 @@ as the exact JSON objects that were loaded, so ``tools/list`` serves them unchan
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -83,7 +84,7 @@ def _world_validator() -> jsonschema.protocols.Validator:
     return cls(schema)
 
 
-def load_world(path: str | Path) -> World:
+def load_world(path: str | os.PathLike[str]) -> World:
     """Load and validate a world file (YAML or JSON). Raises :class:`WorldFileError`.
 
     A name that is not a file but one of the bundled example worlds (``issue-tracker``)
@@ -228,7 +229,7 @@ def _tool_problems(tools: list[JSONDict], source: str, text: str | None) -> list
             try:
                 jsonschema.validators.validator_for(schema).check_schema(schema)
             except jsonschema.SchemaError as exc:
-                leaf = _leaf_errors(exc)[0]
+                leaf = _leaf_errors(exc)[0]  # type: ignore[arg-type]  # a SchemaError is a ValidationError in all but name
                 path = ["tools", i, key, *leaf.absolute_path]
                 problems.append(_describe(path, f"not a valid JSON Schema: {leaf.message}", source, text))
     return problems

@@ -439,7 +439,9 @@ class LLMWorldModel:
             observation, is_error, info["repairs"] = checked.observation, checked.is_error, checked.repairs
             for repair in checked.repairs:
                 logger.info("guard repaired %s at turn %d: %s", tool.name, step.turn, repair)
-        return Prediction(observation, is_error=is_error, effects=[] if is_error else None, info=info)
+        # _read validated a success against the outputSchema, and the guard never breaks it: no second check.
+        valid = tool.output_schema is not None and not is_error
+        return Prediction(observation, is_error=is_error, effects=[] if is_error else None, info=info, checked=valid)
 
     def _system_prompt(self, step: Step) -> str:
         # The static prefix is built once per catalog (shared with the trajectory recorder).

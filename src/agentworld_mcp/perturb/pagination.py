@@ -88,13 +88,14 @@ def conventions(spec: ToolSpec) -> Conventions:
     cursor_arg, page_arg, offset_arg = first(CURSOR_ARGS, props), first(PAGE_ARGS, props), first(OFFSET_ARGS, props)
     size_arg = first(SIZE_ARGS, props)
     next_field = first(NEXT_FIELDS, out_props)
-    common = dict(size_arg=size_arg, more_field=first(MORE_FIELDS, out_props), total_field=first(TOTAL_FIELDS, out_props),
+    common: dict[str, Any] = dict(size_arg=size_arg, more_field=first(MORE_FIELDS, out_props), total_field=first(TOTAL_FIELDS, out_props),
                   page_field=first(PAGE_FIELDS, out_props), size_field=first(SIZE_FIELDS, out_props))
     if cursor_arg or (not page_arg and not offset_arg and open_input):
         next_field = next_field or (DEFAULT_NEXT_FIELD if open_output else None)
         if next_field is None:
             return Conventions(None)  # nowhere to put the cursor
-        schema = out_props.get(next_field) if isinstance(out_props.get(next_field), dict) else {}
+        found = out_props.get(next_field)
+        schema: JSONDict = found if isinstance(found, dict) else {}
         kinds = schema.get("type", ["string", "null"])
         nullable = "null" in (kinds if isinstance(kinds, list) else [kinds]) or next_field not in out_props
         required = next_field in ((out or {}).get("required") or ())
