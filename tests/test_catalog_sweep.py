@@ -3,8 +3,9 @@
 For each catalog of ``tests/realism/catalogs`` one ``agentworld-mcp serve`` process and a
 real MCP client over stdio; each tool gets ten calls with valid arguments generated from
 its ``inputSchema`` (seeded, so a failure replays). However odd the arguments, the answer
-is a tool result: never a JSON-RPC error, never a hang, and ``structuredContent`` that
-validates against the tool's ``outputSchema`` (``tests/realism/sweep.py``).
+is a tool result: never a JSON-RPC error, never a hang, never the simulator's own error,
+and ``structuredContent`` that validates against the tool's ``outputSchema``
+(``tests/realism/sweep.py``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,11 @@ def test_no_call_is_answered_with_a_protocol_error(sweeps: list[SweepReport]) ->
 
 def test_no_call_hangs(sweeps: list[SweepReport]) -> None:
     assert sum(r.count("hang") for r in sweeps) == 0, _report(sweeps, "hang")
+
+
+def test_no_call_hits_a_simulator_error(sweeps: list[SweepReport]) -> None:
+    """A bug caught by the engine reaches the agent as a tool error: still a bug."""
+    assert sum(r.count("simulator") for r in sweeps) == 0, _report(sweeps, "simulator")
 
 
 def test_every_structured_answer_validates_against_the_output_schema(sweeps: list[SweepReport]) -> None:

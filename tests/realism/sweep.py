@@ -7,7 +7,9 @@ calls whose arguments are generated from its ``inputSchema`` with a seed
 * ``protocol``: a JSON-RPC error instead of a tool result;
 * ``hang``: no answer within ``CALL_TIMEOUT_S``;
 * ``schema``: ``structuredContent`` that does not validate against the ``outputSchema``
-  (checked here with jsonschema).
+  (checked here with jsonschema);
+* ``simulator``: an ``isError`` result saying the simulator itself failed (a bug the engine
+  caught and named, so the client got a tool error instead of a JSON-RPC error).
 """
 
 from __future__ import annotations
@@ -30,12 +32,14 @@ from .harness import catalog_path
 
 CALLS = 10
 CALL_TIMEOUT_S = 10.0
+#: How the engine words a failure of its own (engine.py), as opposed to the simulated tool's.
+SIMULATOR_ERROR = "[agentworld-mcp simulator error"
 JSONDict = dict[str, Any]
 
 
 @dataclass(frozen=True)
 class Problem:
-    kind: str  # protocol | hang | schema
+    kind: str  # protocol | hang | schema | simulator
     tool: str
     arguments: JSONDict
     detail: str
@@ -61,7 +65,8 @@ class SweepReport:
     def summary(self) -> str:
         counts = Counter(p.kind for p in self.problems)
         return (f"{self.catalog}: {self.calls} calls, {counts['protocol']} protocol errors, "
-                f"{counts['hang']} hangs, {counts['schema']} schema-invalid structuredContent "
+                f"{counts['hang']} hangs, {counts['schema']} schema-invalid structuredContent, "
+                f"{counts['simulator']} simulator errors "
                 f"({self.tool_errors} isError answers; {sum(self.invalid_arguments.values())} calls with arguments "
                 f"the generator could not make valid)")
 
@@ -111,6 +116,9 @@ async def _call(session: Any, tool: JSONDict, arguments: JSONDict, validator: An
         return Problem("hang", name, arguments, f"no answer in {CALL_TIMEOUT_S:.0f} s")
     except McpError as exc:
         return Problem("protocol", name, arguments, str(exc))
+    text = " ".join(block.text for block in result.content if isinstance(block, types.TextContent))
+    if result.isError and text.startswith(SIMULATOR_ERROR):
+        return Problem("simulator", name, arguments, text)
     if validator is not None and not result.isError:
         if result.structuredContent is None:
             return Problem("schema", name, arguments, "no structuredContent though the tool has an outputSchema")
