@@ -10,6 +10,7 @@ import os
 import asyncio
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,8 @@ from .config import SimulatorConfig
 from .kinds import BackendKind, RecordMode
 from .engine import Simulator
 from .http_guard import is_loopback
-from .errors import AgentWorldError, UnknownToolError, WorldFileError
-from .world import World, load_world
+from .errors import AgentWorldError, ConfigError, UnknownToolError, WorldFileError
+from .world import World, load_world, near_miss_keys
 
 log = logging.getLogger("agentworld_mcp")
 
@@ -65,7 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging on stderr (-vv for debug)")
+    parser.add_argument("-v", "--verbose", action="count", default=0,
+                        help="more logging on stderr: -v one line per call, -vv debug (before or after the command)")
+    parser.add_argument("-q", "--quiet", action="count", default=0, help="errors only on stderr")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     serve = sub.add_parser("serve", help="run the MCP server on a world", epilog=EXAMPLES,
@@ -97,6 +100,9 @@ def build_parser() -> argparse.ArgumentParser:
     _backend_args(call)
 
     cli_episodes.add_parser(sub)
+    from . import report
+
+    report.add_parser(sub)
 
     mirror = sub.add_parser(
         "mirror", help="write a world file from a live MCP server's tools/list",
@@ -123,8 +129,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    level = logging.WARNING - 10 * min(args.verbose, 2)
+    verbosity, rest = _verbosity(list(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(rest)
+    level = {-1: logging.ERROR, 0: logging.WARNING, 1: logging.INFO}.get(max(-1, min(verbosity, 2)), logging.DEBUG)
     logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     if not args.command:
         parser.print_help(sys.stderr)
@@ -134,11 +141,28 @@ def main(argv: list[str] | None = None) -> int:
     except WorldFileError as exc:
         print(f"agentworld-mcp: {exc}", file=sys.stderr)
         return 2
+    except ConfigError as exc:  # settings, flags, policies: the same exit code as a bad world file
+        print(f"agentworld-mcp: error: {exc}", file=sys.stderr)
+        return 2
     except AgentWorldError as exc:
         print(f"agentworld-mcp: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _verbosity(argv: list[str]) -> tuple[int, list[str]]:
+    """``-v``/``-vv``/``-q`` (and long forms) anywhere before ``--``: before or after the subcommand."""
+    level, rest = 0, []
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            return level, rest + argv[i:]
+        if arg in ("--verbose", "--quiet") or re.fullmatch(r"-[vq]+", arg):
+            level += arg.count("v") - arg.count("q") if arg.startswith("-") and not arg.startswith("--") else (
+                1 if arg == "--verbose" else -1)
+            continue
+        rest.append(arg)
+    return level, rest
 
 
 def make_simulator(world: World, args: argparse.Namespace) -> Simulator:
@@ -183,6 +207,10 @@ def _serve(args: argparse.Namespace) -> int:
     sim = make_simulator(world, args)
     from . import transport
 
+    if args.transport == "stdio" and sys.stdin.isatty():  # a person at a terminal: stdio looks hung otherwise
+        print(f"agentworld-mcp: serving {world.name} ({len(world.tools)} tools) on stdio: waiting for an MCP "
+              "client on stdin (desktop clients start this command themselves; Ctrl-C to stop)",
+              file=sys.stderr, flush=True)
     log.info("serving %s (%d tools) over %s", world.name, len(world.tools), args.transport)
 
     async def run() -> None:
@@ -224,6 +252,8 @@ def _validate(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2))
         return 0
     seeded = sum(len(v) for v in world.seed.values())
+    for warning in near_miss_keys(world):
+        print(f"{world.source}: warning: {warning}", file=sys.stderr)
     print(f"{world.source}: OK: world {world.name!r}, {len(rows)} tools, {seeded} seed entities, "
           f"{len(world.demonstrations)} demonstrations")
     widths = [max(len(str(r[k])) for r in rows + [{"name": "TOOL", "role": "ROLE", "collection": "COLLECTION",
@@ -277,11 +307,26 @@ def _mirror(args: argparse.Namespace) -> int:
         tools = asyncio.run(transport.fetch_tools(command=command or None, url=args.url))
     except Exception as exc:  # an unreachable or crashing server is the user's input, not our bug
         target = args.url or " ".join(command)
-        print(f"agentworld-mcp mirror: could not list tools from {target}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        cause = _root_cause(exc)
+        print(f"agentworld-mcp mirror: could not list tools from {target}: {type(cause).__name__}: {cause}. "
+              "Check that the server is running (for --url, the address and port) and speaks MCP.", file=sys.stderr)
         return 1
     path = write_world(Path(args.output), tools, name=args.name, scenario=args.scenario)
     print(f"agentworld-mcp: wrote {len(tools)} tools to {path}", file=sys.stderr)
     return 0
+
+
+def _root_cause(exc: BaseException) -> BaseException:
+    """The first leaf of an exception group (anyio task groups wrap a refused connection twice)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .report import run
+
+    return run(args)
 
 
 def _enrich(args: argparse.Namespace) -> int:
@@ -291,7 +336,7 @@ def _enrich(args: argparse.Namespace) -> int:
 
 
 _COMMANDS = {"serve": _serve, "validate": _validate, "call": _call, "mirror": _mirror, "episodes": cli_episodes.run,
-             "enrich": _enrich}
+             "enrich": _enrich, "report": _report}
 
 if __name__ == "__main__":
     raise SystemExit(main())

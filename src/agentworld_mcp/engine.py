@@ -10,6 +10,7 @@ Each stage is one method below that takes what the previous one returns. Every e
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import time
@@ -28,6 +29,8 @@ from .store import EpisodeStore, open_store
 from .world import World
 
 log = logging.getLogger("agentworld_mcp")
+#: One line per call at INFO (``-v``): time, episode, tool, short arguments, outcome, perturbations, latency.
+calls_log = logging.getLogger("agentworld_mcp.calls")
 JSONDict = dict[str, Any]
 
 #: The stages of :meth:`Simulator.run`, in order (an outcome lists those it went through).
@@ -162,7 +165,8 @@ class Simulator:
         """Run the pipeline for one call and return its whole :class:`Outcome` (nothing delivered yet)."""
         spec = self._tool(tool)
         arguments = {} if arguments is None else arguments
-        async with self.store.session(episode_id(episode) or DEFAULT_EPISODE, self._new_episode) as ep:
+        selected = episode_id(episode) or DEFAULT_EPISODE
+        async with self.store.session(selected, self._new_episode) as ep:
             started, t0 = time.time(), time.perf_counter()
             try:
                 outcome = await self._answer(spec, arguments, ep, perturb)
@@ -172,6 +176,8 @@ class Simulator:
                 outcome = Outcome(self._simulator_error(spec, _as_simulator_error(exc, spec)), stages=["failed"])
             outcome.turn = self._record(ep, spec, arguments, outcome, started, t0)
         self._count(outcome)
+        if calls_log.isEnabledFor(logging.INFO):
+            _log_call(selected, outcome)
         return outcome
 
     async def deliver(self, outcome: Outcome) -> ToolResult:
@@ -317,6 +323,19 @@ class Simulator:
 def _invalid_arguments(spec: ToolSpec, problems: list[str]) -> ToolResult:
     detail = "\n".join(problems)
     return ToolResult.from_text(f"Input validation error: invalid arguments for tool {spec.name}:\n{detail}", is_error=True)
+
+
+def _log_call(episode: str, outcome: Outcome) -> None:
+    turn, result = outcome.turn, outcome.result
+    if turn is None:
+        return
+    args = json.dumps(turn.arguments, ensure_ascii=False, default=str)
+    args = args if len(args) <= 80 else args[:77] + "..."
+    status = "simulator error" if result.is_simulator_error else "error" if result.is_error else "ok"
+    first = result.text.strip().splitlines()[0][:80] if result.is_error and result.text.strip() else ""
+    fired = ",".join(str(f.get("kind")) for f in outcome.gate.fired)
+    calls_log.info("episode=%s turn=%d %s %s -> %s%s%s (%.1f ms)", episode, turn.index, turn.tool, args, status, f": {first}" if first else "",
+                   f" [perturbed: {fired}]" if fired else "", turn.duration_ms)
 
 
 def _as_simulator_error(exc: Exception, spec: ToolSpec) -> SimulatorError:

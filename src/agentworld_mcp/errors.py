@@ -22,15 +22,15 @@ class WorldFileError(AgentWorldError):
     location (``file:line: path.to.key``) where it is known.
     """
 
-    def __init__(self, source: str, problems: list[str]) -> None:
+    #: The closing advice for problems with keys and values (a syntax error gets its own).
+    KEYS_HINT = ("Fix the keys above (the schema is schemas/world.schema.json), "
+                 "then check with `agentworld-mcp validate FILE`.")
+
+    def __init__(self, source: str, problems: list[str], *, hint: str = KEYS_HINT) -> None:
         self.source = source
         self.problems = problems
         lines = "\n".join(f"  - {p}" for p in problems)
-        super().__init__(
-            f"invalid world file {source}:\n{lines}\n"
-            "Fix the keys above (the schema is schemas/world.schema.json), "
-            "then check with `agentworld-mcp validate FILE`."
-        )
+        super().__init__(f"invalid world file {source}:\n{lines}\n{hint}")
 
 
 class UnknownToolError(AgentWorldError):

@@ -222,6 +222,8 @@ def http_app(
     """
     from .http_guard import HttpGuard
 
+    _quiet_disconnects()
+
     from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from starlette.applications import Starlette
     from starlette.routing import Mount, Route
@@ -244,6 +246,28 @@ def http_app(
                         allowed_hosts=allowed_hosts or (), allowed_origins=allowed_origins or ())
     guarded.router = app.router  # type: ignore[attr-defined]  # lifespan and routes stay reachable
     return guarded
+
+
+class _DisconnectFilter(logging.Filter):
+    """A client that hangs up is not a server error: the SDK logs it with a traceback at ERROR."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+            exc = exc.exceptions[0]
+        if exc is not None and isinstance(exc, _DISCONNECTS):
+            log.debug("client disconnected: %s", record.getMessage())
+            return False
+        return True
+
+
+_DISCONNECTS = (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream, ConnectionError)
+
+
+def _quiet_disconnects() -> None:
+    sdk = logging.getLogger("mcp.server.streamable_http")
+    if not any(isinstance(f, _DisconnectFilter) for f in sdk.filters):
+        sdk.addFilter(_DisconnectFilter())
 
 
 class _Asgi:

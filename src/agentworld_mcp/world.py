@@ -8,7 +8,9 @@ as the exact JSON objects that were loaded, so ``tools/list`` serves them unchan
 
 from __future__ import annotations
 
+import difflib
 import json
+import logging
 import os
 from functools import cache
 from importlib import resources
@@ -22,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from .errors import WorldFileError
 
 JSONDict = dict[str, Any]
+log = logging.getLogger("agentworld_mcp.world")
 
 
 class Demonstration(BaseModel):
@@ -160,7 +163,10 @@ def load_world_data(
         raise WorldFileError(source, problems)
     if "name" not in data and source not in ("<data>", "<tools>"):
         data["name"] = Path(source).stem
-    return World(**data, source=source)
+    world = World(**data, source=source)
+    for warning in near_miss_keys(world):
+        log.warning("%s: %s", source, warning)
+    return world
 
 
 def _parse(text: str, source: str) -> Any:
@@ -168,14 +174,15 @@ def _parse(text: str, source: str) -> Any:
         try:
             return json.loads(text)
         except json.JSONDecodeError as exc:
-            raise WorldFileError(source, [f"{source}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})"]) from None
+            raise WorldFileError(source, [f"{source}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})"],
+                                 hint=_SYNTAX_HINT) from None
     try:
         return yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{source}:{mark.line + 1}" if mark else source
         problem = getattr(exc, "problem", None) or str(exc)
-        raise WorldFileError(source, [f"{where}: invalid YAML: {problem}"]) from None
+        raise WorldFileError(source, [f"{where}: invalid YAML: {problem}"], hint=_SYNTAX_HINT) from None
 
 
 def _load_catalog(ref: str, source: str, base_dir: Path | None) -> list[JSONDict]:
@@ -186,10 +193,56 @@ def _load_catalog(ref: str, source: str, base_dir: Path | None) -> list[JSONDict
     return catalog.tools
 
 
+_SYNTAX_HINT = "Fix the syntax at the line shown (a YAML or JSON linter points at it too)."
+
+
 def _schema_problems(data: JSONDict, source: str, text: str | None) -> list[str]:
     errors = [leaf for e in _world_validator().iter_errors(data) for leaf in _leaf_errors(e)]
     errors.sort(key=lambda e: [(0, p, "") if isinstance(p, int) else (1, 0, str(p)) for p in e.absolute_path])
-    return list(dict.fromkeys(_describe(e.absolute_path, e.message, source, text) for e in errors))
+    return list(dict.fromkeys(_describe(e.absolute_path, e.message + _near_miss(e), source, text) for e in errors))
+
+
+def _near_miss(error: jsonschema.ValidationError) -> str:
+    """``seeds`` -> "did you mean 'seed'?"; ``input_schema`` missing inputSchema -> the key to rename."""
+    known = list((error.schema.get("properties") or {}) if isinstance(error.schema, dict) else {})
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        unknown = [k for k in error.instance if k not in known]
+        hints = [f"{k!r}: did you mean {_closest(k, known)!r}?" for k in unknown if _closest(k, known)]
+        return f" ({'; '.join(hints)})" if hints else ""
+    if error.validator == "required" and isinstance(error.instance, dict):
+        missing = [r for r in error.validator_value if r not in error.instance]
+        hints = [f"found {k!r}: rename it to {m!r}" for m in missing for k in error.instance
+                 if k not in known and _closest(k, [m])]
+        return f" ({'; '.join(hints)})" if hints else ""
+    return ""
+
+
+def _closest(name: str, candidates: list[str]) -> str | None:
+    def norm(s: str) -> str:
+        return s.replace("_", "").replace("-", "").lower()
+
+    by_norm = {norm(c): c for c in candidates}
+    if norm(name) in by_norm:
+        return by_norm[norm(name)]
+    found = difflib.get_close_matches(norm(name), list(by_norm), n=1, cutoff=0.75)
+    return by_norm[found[0]] if found else None
+
+
+#: Keys of an MCP tool definition (the protocol's Tool), for near-miss warnings on tools.
+TOOL_KEYS = ("name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta")
+
+
+def near_miss_keys(world: World) -> list[str]:
+    """Warnings for tool keys that look like a misspelt protocol key (``descripton``): the protocol
+    allows extra keys, so they load, but the server would never read them."""
+    out = []
+    for i, tool in enumerate(world.tools):
+        for key in tool:
+            if key not in TOOL_KEYS:
+                close = _closest(key, list(TOOL_KEYS))
+                if close is not None and close not in tool:
+                    out.append(f"tools[{i}] ({tool.get('name')}): unknown key {key!r}; did you mean {close!r}?")
+    return out
 
 
 def _leaf_errors(error: jsonschema.ValidationError) -> list[jsonschema.ValidationError]:
