@@ -3,8 +3,8 @@
 Real catalogs say it in passing: "the customer id (e.g. cus_NffrFeUfNV2Hib)", "the issue
 identifier, like ENG-42", "html_url: https://github.com/octo/hello/issues/1", a ``state``
 enum of ``open, closed, all``. The deterministic world model uses what is found here so a
-new customer is ``cus_4`` and not ``cus_4`` of some other invented shape, an issue gets
-``ENG-5`` and a url under its repository, and a completed task leaves the active list.
+new customer is ``cus_4`` rather than an id of an invented shape, an issue gets ``ENG-5``
+and a url under its repository, and a new issue starts ``open``.
 Nothing here is specific to one service: every convention is a pattern in the text.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .roles import singular, words
@@ -52,7 +52,6 @@ class Conventions:
     ts_key: bool = False
     #: Ids are UUIDs (the catalog says so of this entity's ids).
     uuid_ids: bool = False
-    extra: JSONDict = field(default_factory=dict)
 
 
 def catalog_text(tools: Iterable[JSONDict]) -> dict[str, str]:

@@ -455,18 +455,13 @@ def _fields(members: list[tuple[str, ToolRole, JSONDict]], seed: list[JSONDict]
             elif isinstance(schema, dict) and isinstance(schema.get("items"), dict) and schema["items"].get("enum"):
                 statuses.setdefault(name, [v for v in schema["items"]["enum"] if isinstance(v, str)])
         fields |= _output_fields(tool, role)
-        fields |= conv.described_fields(tool.get("description") or "") & _plausible(tool)
+        fields |= {w for w in conv.described_fields(tool.get("description") or "") if len(w) > 2}
         verb = next((w for w in words(tool["name"])[:3] if state_after(w)), None)
         if verb and role.kind == "update":
             lifecycle[verb] = state_after(verb) or ""
     for item in seed:
         fields |= set(item)
     return fields, statuses, lifecycle
-
-
-def _plausible(tool: JSONDict) -> set[str]:
-    """Described fields worth keeping: snake_case names and single words the description calls fields."""
-    return {w for w in conv.described_fields(tool.get("description") or "") if len(w) > 2}
 
 
 def _output_fields(tool: JSONDict, role: ToolRole) -> set[str]:
