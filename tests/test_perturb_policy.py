@@ -122,3 +122,15 @@ async def test_instructed_events_reach_the_llm_world_model_and_the_trajectory():
     assert f"(since turn 2) {event}" in prompts[2]
     assert [t.perturbations for t in turns][:2] == [[], [{"kind": "instruct", "rule": turns[1].perturbations[0]["rule"],
                                                           "text": event, "turn": 2}]]
+
+
+async def test_a_turn_clock_makes_rate_limit_windows_the_same_on_any_machine():
+    """``clock: turns`` counts retry_after in calls of the episode (one a second), not wall time."""
+    world = tracker(perturbations=[{"kind": "rate_limit", "tools": "get_issue", "calls": [2], "retry_after": 2,
+                                    "clock": "turns"}])
+    sim = Simulator(world)
+    outcomes = []
+    for _ in range(5):
+        result = await sim.call("get_issue", {"issue_id": 1})
+        outcomes.append("429" if result.is_error else "ok")
+    assert outcomes == ["ok", "429", "429", "ok", "ok"]

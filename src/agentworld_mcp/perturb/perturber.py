@@ -233,7 +233,7 @@ class PolicyPerturber:
         window = windows.get(rule.key) or {}
         if not fires and rule.limit is None and not window:
             return None  # the common case: not firing, no window open
-        now = time.time()
+        now = float(step.turn) if rule.clock == "turns" else time.time()
         until = window.get("until", 0.0)
         blocked = now < until
         if rule.limit is not None and rule.window is not None and not blocked:

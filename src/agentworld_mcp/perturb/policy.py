@@ -73,6 +73,9 @@ class Rule(BaseModel):
     retry_after: float = Field(default=1.0, gt=0)
     limit: int | None = Field(default=None, ge=1)
     window: float | None = Field(default=None, gt=0)
+    #: rate_limit: what ``retry_after``/``window`` count. ``wall`` (default): real seconds, as a real
+    #: service; ``turns``: calls of the episode (one a second), so a slow machine sees the same run.
+    clock: Literal["wall", "turns"] = "wall"
     page_size: int = Field(default=10, ge=1)
     text: str | None = None
     persist: bool = True
