@@ -1,11 +1,12 @@
 """SQL tools are answered by a real database, as the real SQL servers answer them.
 
-Two real catalogs: the reference SQLite server (``mcp-server-sqlite`` from PyPI; its
+Three real catalogs: the reference SQLite server (``mcp-server-sqlite`` from PyPI; its
 ``tools/list`` and its answers to a whole episode were recorded off the wire by
-``tests/ground_truth/record_sqlite_server.py``) and a Postgres server
-(``enhanced-postgres-mcp-server`` from npm, whose ``query`` tool is the official
-``@modelcontextprotocol/server-postgres`` one, copied from its published source). Every
-call goes through a real MCP client to ``agentworld-mcp serve`` over stdio.
+``tests/ground_truth/record_sqlite_server.py``), a Postgres server
+(``enhanced-postgres-mcp-server``, whose ``query`` tool is the official
+``@modelcontextprotocol/server-postgres`` one) and a MySQL server (``@f4ww4z/mcp-mysql-server``),
+the last two copied from their published npm packages. Every call goes through a real MCP
+client to ``agentworld-mcp serve`` over stdio.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .scenarios import CATALOGS
 HERE = Path(__file__).resolve().parent
 SQLITE = CATALOGS / "sqlite.json"
 POSTGRES = CATALOGS / "postgres.json"
+MYSQL = CATALOGS / "mysql.json"
 GROUND_TRUTH = HERE / "ground_truth" / "sqlite_server.jsonl"
 
 
@@ -221,6 +223,39 @@ async def test_official_postgres_server_answers_from_the_world_seed(tmp_path: Pa
     assert answers[0] == answers[1] == (False, json.dumps([{"name": "kettle", "price": "24.5"}], indent=2))
 
 
+# -- a MySQL server: MySQL SQL, mysql2's result headers, DESCRIBE and SHOW TABLES -----------------
+
+
+async def test_mysql_catalog_speaks_mysql() -> None:
+    """``@f4ww4z/mcp-mysql-server``: ``execute`` for writes, ``query`` for SELECT, both with ``params``."""
+    async with stdio_session(str(MYSQL)) as session:
+        async def call(tool: str, arguments: dict[str, Any]) -> Any:
+            result = await session.call_tool(tool, arguments)
+            return (result.isError, json.loads(_text(result)) if not result.isError else _text(result))
+
+        await call("execute", {"sql": "CREATE TABLE `users` (id INT AUTO_INCREMENT PRIMARY KEY, name VARCHAR(50) "
+                                      "NOT NULL, email VARCHAR(100) UNIQUE, active BOOLEAN DEFAULT 1) ENGINE=InnoDB"})
+        assert await call("execute", {"sql": "INSERT INTO users (name, email) VALUES (?, ?)",
+                                      "params": ["Ada", "ada@example.com"]}) == (False, {
+            "fieldCount": 0, "affectedRows": 1, "insertId": 1, "info": "", "serverStatus": 2, "warningStatus": 0,
+            "changedRows": 0})
+        await call("execute", {"sql": "INSERT INTO users (name, email) VALUES ('Grace', 'g@example.com'), "
+                                      "('Linus', 'l@example.com')"})
+        updated = await call("execute", {"sql": "UPDATE users SET active = 0 WHERE name = 'Linus'"})
+        assert updated[1]["info"] == "Rows matched: 1  Changed: 1  Warnings: 0"
+        assert await call("query", {"sql": "SELECT `name` FROM users WHERE active = ? ORDER BY id LIMIT 1, 1",
+                                    "params": [1]}) == (False, [{"name": "Grace"}])
+        assert await call("list_tables", {}) == (False, [{"Tables_in_main": "users"}])
+        described = await call("describe_table", {"table": "users"})
+        assert [(c["Field"], c["Type"], c["Key"], c["Extra"]) for c in described[1]] == [
+            ("id", "int", "PRI", "auto_increment"), ("name", "varchar(50)", "", ""),
+            ("email", "varchar(100)", "UNI", ""), ("active", "tinyint(1)", "", "")]
+        assert await call("query", {"sql": "SELECT * FROM orders"}) == (True, "Table 'main.orders' doesn't exist")
+        assert await call("query", {"sql": "SELECT nme FROM users"}) == (True, "Unknown column 'nme' in 'field list'")
+        assert await call("query", {"sql": "DELETE FROM users"}) == (
+            True, "Cannot execute statement in a READ ONLY transaction.")
+
+
 # -- the catalog's outputSchema -------------------------------------------------------------------
 
 
@@ -249,7 +284,7 @@ async def test_structured_results_conform_to_the_tools_output_schema(tmp_path: P
         assert json.loads(wrapped.structuredContent["result"]) == [{"b": "y"}]
 
 
-@pytest.mark.parametrize("catalog", [SQLITE, POSTGRES])
+@pytest.mark.parametrize("catalog", [SQLITE, POSTGRES, MYSQL])
 def test_catalogs_load_as_worlds(catalog: Path) -> None:
     from agentworld_mcp.world import load_world
 

@@ -148,28 +148,41 @@ def _statement(step: Step, role: ToolRole) -> str:
     return value
 
 
+def _params(step: Step) -> list[Any] | None:
+    """Values for the statement's ``?`` placeholders (``params: [...]`` beside the SQL), if the call gives them."""
+    for name in ("params", "parameters", "args", "bindings", "values"):
+        value = step.arguments.get(name)
+        if isinstance(value, list):
+            return [json.dumps(v) if isinstance(v, (dict, list)) else v for v in value]
+    return None
+
+
 def _read(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     sql = _statement(step, role)
     if conv.errors == "text" and not sql.strip().upper().startswith("SELECT"):
         raise _Refused(f"Only SELECT queries are allowed for {step.tool.name}")
-    outcome = db.run(sql)
+    outcome = db.run(sql, _params(step))
     if db.changed:  # a read-only transaction refuses writes
-        raise SQLFailure(f"cannot execute {outcome.command or command(sql)} in a read-only transaction"
-                         if conv.dialect in ("postgres", "redshift") else
-                         "attempt to write a readonly database")
+        raise SQLFailure(_READ_ONLY.get(conv.dialect, "attempt to write a readonly database").format(
+            outcome.command or command(sql)))
     return _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns)
+
+
+_READ_ONLY = {"postgres": "cannot execute {} in a read-only transaction",
+              "redshift": "cannot execute {} in a read-only transaction",
+              "mysql": "Cannot execute statement in a READ ONLY transaction."}
 
 
 def _write(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     sql = _statement(step, role)
     if conv.errors == "text" and sql.strip().upper().startswith("SELECT"):
         raise _Refused(f"SELECT queries are not allowed for {step.tool.name}")
-    return _result(db.run(sql), conv, sql)
+    return _result(db.run(sql, _params(step)), conv, sql)
 
 
 def _query(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     sql = _statement(step, role)
-    return _result(db.run(sql), conv, sql)
+    return _result(db.run(sql, _params(step)), conv, sql)
 
 
 def _result(outcome: Outcome, conv: Convention, sql: str) -> _Body:
@@ -180,8 +193,13 @@ def _result(outcome: Outcome, conv: Convention, sql: str) -> _Body:
     if conv.rows == "repr":  # mcp-server-sqlite: [{'affected_rows': N}]
         return _Body(rows=[{"affected_rows": outcome.rowcount}], count=outcome.rowcount)
     if conv.dialect == "mysql":  # mysql2's ResultSetHeader
-        return _Body(value={"affectedRows": max(outcome.rowcount, 0), "insertId": outcome.lastrowid or 0},
-                     count=max(outcome.rowcount, 0))
+        affected = max(outcome.rowcount, 0)
+        update = outcome.command == "UPDATE"
+        return _Body(value={"fieldCount": 0, "affectedRows": affected,
+                            "insertId": (outcome.lastrowid or 0) if outcome.command in ("INSERT", "REPLACE") else 0,
+                            "info": f"Rows matched: {affected}  Changed: {affected}  Warnings: 0" if update else "",
+                            "serverStatus": 2, "warningStatus": 0, "changedRows": affected if update else 0},
+                     count=affected)
     count = outcome.rowcount if outcome.rowcount >= 0 and not outcome.command.startswith(("CREATE", "DROP", "ALTER")) else None
     return _Body(value={"command": outcome.command.split()[0], "rowCount": count, "rows": outcome.rows},
                  count=count or 0)
@@ -222,6 +240,8 @@ def _table_arg(step: Step) -> str:
 def _list_tables(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     if conv.rows == "repr":  # the reference server's own query, sqlite_sequence included
         rows = db.query("SELECT name FROM sqlite_master WHERE type='table'")
+    elif conv.dialect == "mysql":  # SHOW TABLES
+        rows = [{f"Tables_in_{DB_NAME}": t} for t in db.tables()]
     else:
         rows = [{"table_name": t} for t in db.tables()]
     return _Body(rows=rows, count=len(rows))
@@ -239,10 +259,30 @@ def _describe_table(step: Step, role: ToolRole, db: Database, conv: Convention) 
     columns = db.columns(table)
     if not columns:
         raise SQLFailure(worded(f"no such table: {table}", conv.dialect))
+    if conv.dialect == "mysql":
+        return _Body(rows=_mysql_describe(db, table, columns), count=len(columns))
     rows = [{"column_name": c["name"], "data_type": data_type(c["type"], conv.dialect),
              "is_nullable": "NO" if c["notnull"] or c["pk"] else "YES", "column_default": c["dflt_value"]}
             for c in columns]
     return _Body(rows=rows, count=len(rows))
+
+
+def _mysql_describe(db: Database, table: str, columns: list[JSONDict]) -> list[JSONDict]:
+    """``DESCRIBE table`` as MySQL prints it: Field, Type, Null, Key, Default, Extra."""
+    unique = {row["name"] for index in db.query("SELECT name FROM pragma_index_list(?) WHERE \"unique\"", table)
+              for row in db.query("SELECT name FROM pragma_index_info(?)", index["name"])}
+    autoincrement = "AUTOINCREMENT" in str(db.query("SELECT sql FROM sqlite_master WHERE name = ?", table)).upper()
+    rows = []
+    for c in columns:
+        integer_key = c["pk"] and str(c["type"]).upper() == "INTEGER"
+        default = c["dflt_value"]
+        if isinstance(default, str) and default.startswith("'") and default.endswith("'"):
+            default = default[1:-1].replace("''", "'")
+        rows.append({"Field": c["name"], "Type": data_type(c["type"], "mysql"),
+                     "Null": "NO" if c["notnull"] or c["pk"] else "YES",
+                     "Key": "PRI" if c["pk"] else "UNI" if c["name"] in unique else "", "Default": default,
+                     "Extra": "auto_increment" if integer_key and autoincrement else ""})
+    return rows
 
 
 def _drop_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:

@@ -66,15 +66,15 @@ class Database:
         self._version = self._schema_version()
         self._own_changes = 0  # rows we wrote ourselves (information_schema), not the caller
 
-    def run(self, sql: str) -> Outcome:
-        """Run ``sql`` (in the catalog's dialect); the last statement's outcome."""
+    def run(self, sql: str, params: list[Any] | None = None) -> Outcome:
+        """Run ``sql`` (in the catalog's dialect, ``?`` bound to ``params``); the last statement's outcome."""
         statements = to_sqlite(sql, self.dialect)
         outcome = Outcome(command(sql))
         try:
             for statement in statements:
                 if "information_schema" in statement.lower():
                     self._information_schema()
-                cursor = self.conn.execute(statement)
+                cursor = self.conn.execute(statement, params or ())
                 columns = [d[0] for d in cursor.description or ()]
                 rows = [dict(zip(columns, row)) for row in cursor.fetchall()] if columns else []
                 if statement.lstrip().upper().startswith("PRAGMA"):

@@ -60,7 +60,7 @@ def _translate(sql: str, dialect: str) -> list[str]:
         if isinstance(tree, exp.Select) and dialect in ("postgres", "redshift"):
             _postgres_names(tree)
         try:
-            out.append(tree.sql(dialect="sqlite"))
+            out.append(tree.sql(dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.IGNORE))  # ENGINE=...
         except (sqlglot.errors.SqlglotError, RecursionError):  # SQLite will say what is wrong
             return [sql]
     return out or [sql]
@@ -204,6 +204,9 @@ def worded(message: str, dialect: str, primary_key: Callable[[str, str], bool] |
 def data_type(declared: str, dialect: str) -> str:
     """A declared column type as the dialect's catalog reports it (``VARCHAR(100)`` -> ``character varying``)."""
     base = declared.split("(")[0].strip().lower()
+    if dialect == "mysql":  # DESCRIBE keeps the length: varchar(100), decimal(10,2)
+        size = declared[len(declared.split("(")[0]):].replace(" ", "").lower()
+        return {"integer": "int", "boolean": "tinyint(1)", "bool": "tinyint(1)"}.get(base, (base or "text") + size)
     if dialect not in ("postgres", "redshift"):
         return base or "text"
     return {"int": "integer", "integer": "integer", "bigint": "bigint", "smallint": "smallint", "serial": "integer",
