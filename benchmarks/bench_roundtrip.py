@@ -99,7 +99,7 @@ async def roundtrip(world: Path, tool: str, arguments: dict, calls: int, rounds:
     try:
         async with session_for(["-m", "agentworld_mcp", "serve", str(world)]) as ours, \
                 session_for([str(Path(__file__).resolve()), "--baseline", str(spec_file)]) as bare:
-            for name, session in (("agentworld", ours), ("baseline", bare)):
+            for session in (ours, bare):
                 await timed_calls(session, tool, arguments, warmup)
             per_round = max(calls // rounds, 1)
             for _ in range(rounds):  # alternate, so drift on a busy machine hits both alike

@@ -26,7 +26,7 @@ def _obj(props: dict, **kw: Any) -> dict:
     return {"type": "object", "properties": props, **kw}
 
 
-S, I = {"type": "string"}, {"type": "integer"}
+S, I = {"type": "string"}, {"type": "integer"}  # noqa: E741  (S and I read as the schema types)
 TOOLS = [
     {"name": "list_issues", "description": "List issues.",
      "inputSchema": _obj({"cursor": S, "per_page": I}, additionalProperties=False),

@@ -106,7 +106,7 @@ def _problem(error: jsonschema.ValidationError) -> str:
         name = ".".join([path, missing[0]] if path else [missing[0]]) if missing else path
         return f"{name}: Field required ({error.message})"
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = set((error.schema.get("properties") or {}))
+        allowed = set(error.schema.get("properties") or {})
         extra = sorted(k for k in error.instance if k not in allowed)
         name = ".".join([path, extra[0]] if path else [extra[0]]) if extra else path
         return f"{name}: Extra inputs are not permitted ({error.message})"

@@ -17,7 +17,7 @@ from typing import Any
 
 JSONDict = dict[str, Any]
 
-_EPOCH = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.timezone.utc)
+_EPOCH = dt.datetime(2026, 1, 5, 9, 0, tzinfo=dt.UTC)
 _FIRST = ("Ada", "Grace", "Alan", "Linus", "Margaret", "Ken", "Barbara", "Dennis", "Frances", "Edsger")
 _LAST = ("Lovelace", "Hopper", "Turing", "Torvalds", "Hamilton", "Thompson", "Liskov", "Ritchie", "Allen", "Dijkstra")
 _WORDS = ("alpha", "beacon", "cobalt", "delta", "ember", "falcon", "granite", "harbor", "indigo", "juniper",
