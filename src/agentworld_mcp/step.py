@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .catalog import ToolSpec
 from .episode import Episode
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from .result import ToolResult
 
 JSONDict = dict[str, Any]
+T = TypeVar("T")
 
 
 @dataclass
@@ -41,6 +43,10 @@ class Step:
     instructions: list[str] = field(default_factory=list)
     #: The compiled catalog the tool belongs to (catalog-wide knowledge: entities, prompts).
     catalog: Catalog | None = None
+
+    def derived(self, key: Hashable, build: Callable[[], T]) -> T:
+        """A value derived once per catalog (see :meth:`Catalog.derived`); without one, built each time."""
+        return self.catalog.derived(key, build) if self.catalog is not None else build()
 
     @cached_property
     def role(self) -> ToolRole:
