@@ -205,3 +205,16 @@ async def test_batch_updates_and_a_type_argument_reach_the_entities(tmp_path):
         assert [t["id"] for t in _json(await call("find-tasks", {"searchText": "milk"}))] == [milk]
         await call("complete-tasks", {"ids": [milk]})
         assert [t["id"] for t in _json(await call("find-tasks", {}))] == [walk]  # completed: not active
+
+
+async def test_a_list_filter_given_as_an_array_keeps_items_holding_every_value(tmp_path):
+    labels = {"type": "array", "items": S}
+    tracker = [{**t, "inputSchema": {**t["inputSchema"], "properties": {**t["inputSchema"]["properties"],
+                                                                         "labels": labels}}}
+               if t["name"] in ("create_issue", "list_issues") else t for t in TRACKER]
+    async with stdio_session(_world(tmp_path, tracker, "labels")) as session:
+        call = session.call_tool
+        bug = _json(await call("create_issue", {"owner": "acme", "repo": "rocket", "title": "Stall", "labels": ["bug"]}))
+        await call("create_issue", {"owner": "acme", "repo": "rocket", "title": "Docs", "labels": ["docs"]})
+        found = _json(await call("list_issues", {"owner": "acme", "repo": "rocket", "labels": ["bug"]}))
+        assert [i["number"] for i in found] == [bug["number"]]

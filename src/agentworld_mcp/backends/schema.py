@@ -595,6 +595,11 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
                 return False
         elif name in known:
             return False
+    for name, wanted in arguments.items():  # ``labels: [bug]``: the item's list holds every value asked for
+        if isinstance(wanted, list) and wanted and isinstance(item.get(name), list) and all(
+                isinstance(w, (str, int)) for w in wanted):
+            if not all(any(_equal(have, w) for have in item[name]) for w in wanted):
+                return False
     if role.query_arg and arguments.get(role.query_arg) not in (None, ""):
         return _found(str(arguments[role.query_arg]), item)
     return True
