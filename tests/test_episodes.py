@@ -127,7 +127,7 @@ def test_episodes_cli_lists_shows_resets_and_deletes(tmp_path, tracker_world):
     table = episodes("list", "--state", state, str(tracker_world)).stdout
     assert "world 'issue-tracker', 2 episode(s)" in table and "alpha" in table
 
-    shown = json.loads(episodes("show", "--state", state, "alpha", "--turns").stdout)
+    shown = json.loads(episodes("show", "--state", state, "alpha", "--turns", "--json").stdout)
     assert shown["turns"] == 1 and shown["trajectory"][0]["tool"] == "create_issue"
     assert "x" in {i["title"] for i in shown["ledger"]["issues"]}
 

@@ -7,6 +7,7 @@ and the server binds to loopback unless told otherwise.
     GET    /admin/episodes                  -> {"episodes": [{"id", "turns", "entities", ...}]}
     GET    /admin/episodes/{id}             -> {"id", "seed", "turns", "ledger": {collection: [...]}}
     GET    /admin/episodes/{id}/trajectory  -> {"id", "turns": [turn, ...]}  (?since=N: turns after N)
+    GET    /admin/episodes/{id}/report      -> an HTML page: the calls, what each changed (agentworld-mcp report)
     POST   /admin/episodes/{id}/reset       -> {"id", "reset": true}  (back to the seed state)
     DELETE /admin/episodes/{id}             -> {"id", "deleted": true}
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
 
 from .engine import Simulator
@@ -54,6 +55,16 @@ def admin_routes(sim: Simulator, *, prefix: str = PREFIX) -> list[Route]:
         turns = [t.to_dict() for t in episode.turns if t.index > since]
         return JSONResponse({"id": episode.id, "turns": turns})
 
+    async def report(request: Request) -> HTMLResponse | JSONResponse:
+        from .report import render, trail_of_episode
+
+        episode_id = request.path_params["episode"]
+        episode = await sim.store.get(episode_id)
+        if episode is None:
+            return _not_found(episode_id)
+        trail = trail_of_episode(episode, sim.catalog, source="running server")
+        return HTMLResponse(render([trail], title=f"agentworld-mcp: episode {episode_id} of {sim.world.name}"))
+
     async def reset(request: Request) -> JSONResponse:
         episode_id = request.path_params["episode"]
         if await sim.store.get(episode_id) is None:
@@ -72,6 +83,7 @@ def admin_routes(sim: Simulator, *, prefix: str = PREFIX) -> list[Route]:
     return [
         Route(prefix, list_episodes, methods=["GET"]),
         Route(prefix + "/{episode:str}/trajectory", trajectory, methods=["GET"]),
+        Route(prefix + "/{episode:str}/report", report, methods=["GET"]),
         Route(prefix + "/{episode:str}/reset", reset, methods=["POST"]),
         Route(prefix + "/{episode:str}", show, methods=["GET"]),
         Route(prefix + "/{episode:str}", delete, methods=["DELETE"]),

@@ -91,10 +91,10 @@ async def _run(args: argparse.Namespace) -> int:
             if episode is None:
                 raise EpisodeNotFoundError(f"no episode {args.episode!r} in {args.state}; "
                                            f"list them with `agentworld-mcp episodes list --state {args.state}`")
+            if args.turns:
+                return _print_turns(episode, store, world, args)
             data: dict[str, Any] = {"id": episode.id, "seed": episode.seed, "turns": len(episode.turns),
                                     "ledger": episode.ledger.snapshot()}
-            if args.turns:
-                data["trajectory"] = [t.to_dict() for t in episode.turns]
             print(json.dumps(data, indent=2, ensure_ascii=False))
             return 0
         if args.action == "delete":
@@ -121,6 +121,29 @@ async def _reset(store: Any, world: Any, args: argparse.Namespace) -> int:
     sim = Simulator.from_world(world, store=store)
     await sim.reset(args.episode)
     print(f"agentworld-mcp: reset episode {args.episode!r} to the seed state of {world.name!r}", file=sys.stderr)
+    return 0
+
+
+def _print_turns(episode: Any, store: Any, world: Any, args: argparse.Namespace) -> int:
+    """``show --turns``: the timeline, one line per call (``--json``: the trajectory with each turn's changes)."""
+    from .catalog import Catalog
+    from .trail import timeline, trail_of_episode
+    from .world import load_world_data
+
+    if world is None and store.stored_world() is not None:  # the world replays what each call changed
+        world = load_world_data(store.stored_world(), source=f"{args.state} (stored world)")
+    trail = trail_of_episode(episode, Catalog(world) if world is not None else None)
+    if args.json:
+        changes = trail.changes or [[] for _ in trail.turns]
+        data = {"id": episode.id, "seed": episode.seed, "turns": len(episode.turns), "ledger": episode.ledger.snapshot(),
+                "trajectory": [{**t.to_dict(), "changes": [vars(c) for c in changed]}
+                               for t, changed in zip(trail.turns, changes)]}
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0
+    print(f"episode {episode.id!r} of {trail.world or 'world'}: {len(trail.turns)} call(s), {trail.errors} error(s), "
+          f"{trail.perturbations} perturbation(s)")
+    for line in timeline(trail):
+        print(line)
     return 0
 
 
