@@ -28,14 +28,31 @@ def add_sim_args(p: argparse.ArgumentParser) -> None:
                    help="keep episodes in this SQLite file: the world survives restarts and is shared by "
                    "processes (default: in memory)")
     p.add_argument("--record", default=None, metavar="PATH",
-                   help="append every turn to this JSONL file in AgentWorldBench's MCP format")
+                   help="append every turn to this JSONL file, one line per turn "
+                   "(`agentworld-mcp export` makes AgentWorldBench lines of it)")
+    p.add_argument("--max-episodes", type=int, default=None, metavar="N",
+                   help="keep at most N episodes in memory, evicting the least recently used idle one (in memory "
+                   "it is gone and starts afresh; with --state it stays in the file) (default: no limit)")
+    p.add_argument("--episode-ttl", type=float, default=None, metavar="SECONDS",
+                   help="evict an episode from memory after SECONDS without a call (same rules as --max-episodes)")
 
 
 def simulator_options(args: argparse.Namespace) -> dict[str, Any]:
-    """Keyword arguments for :class:`~agentworld_mcp.Simulator` from ``--state``/``--record``."""
+    """Keyword arguments for :class:`~agentworld_mcp.Simulator` from ``--state``/``--record``/bounds."""
     options: dict[str, Any] = {}
+    max_episodes, ttl = getattr(args, "max_episodes", None), getattr(args, "episode_ttl", None)
+    bounded = max_episodes is not None or ttl is not None
     if getattr(args, "state", None):
-        options["store"] = args.state
+        if bounded:
+            from .store import SqliteStore
+
+            options["store"] = SqliteStore(args.state, max_episodes=max_episodes, episode_ttl=ttl)
+        else:
+            options["store"] = args.state
+    elif bounded:
+        from .store import MemoryStore
+
+        options["store"] = MemoryStore(max_episodes=max_episodes, episode_ttl=ttl)
     if getattr(args, "record", None):
         from .record import TrajectoryRecorder
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from .episode import Episode, Turn
-from .errors import EpisodeConflictError, EpisodeNotFoundError, StateFileError
+from .errors import ConfigError, EpisodeConflictError, EpisodeNotFoundError, StateFileError
 from .ledger import Ledger
 
 if TYPE_CHECKING:
@@ -100,47 +100,136 @@ def _not_found(episode_id: str) -> EpisodeNotFoundError:
 # -- memory ---------------------------------------------------------------------------
 
 
-class MemoryStore:
-    """Episodes in this process's memory (the default)."""
+class _Holders:
+    """An asyncio lock per episode that exists only while some call holds or awaits it.
+
+    A lock is made when the first call arrives and dropped when the last one leaves, so the
+    number of locks is the number of episodes in use, never the number ever seen.
+    """
 
     def __init__(self) -> None:
-        self._episodes: dict[str, Episode] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+
+    def in_use(self, episode_id: str) -> bool:
+        return episode_id in self._locks
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+    @asynccontextmanager
+    async def hold(self, episode_id: str) -> AsyncIterator[None]:
+        entry = self._locks.get(episode_id)
+        if entry is None:
+            entry = self._locks[episode_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._locks[episode_id]
+
+
+class MemoryStore:
+    """Episodes in this process's memory (the default).
+
+    ``max_episodes`` and ``episode_ttl`` (seconds since last use) bound it: the least recently
+    used idle episode goes first; an episode in use is never evicted. An evicted episode is
+    gone: its next call starts it afresh from the world's seed state (use a
+    :class:`SqliteStore` to keep evicted episodes). ``clock`` is injectable for tests.
+    """
+
+    def __init__(self, *, max_episodes: int | None = None, episode_ttl: float | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        _check_bounds(max_episodes, episode_ttl)
+        self.max_episodes = max_episodes
+        self.episode_ttl = episode_ttl
+        self.evicted = 0
+        self._clock = clock
+        self._episodes: OrderedDict[str, Episode] = OrderedDict()  # least recently used first
+        self._used: dict[str, float] = {}  # clock() at the end of the last call
         self._times: dict[str, tuple[float, float]] = {}
+        self._holders = _Holders()
 
     @asynccontextmanager
     async def session(self, episode_id: str, factory: EpisodeFactory) -> AsyncIterator[Episode]:
-        lock = self._locks.setdefault(episode_id, asyncio.Lock())
-        async with lock:
-            episode = self._episodes.get(episode_id)
-            if episode is None:
-                episode = self._episodes[episode_id] = factory(episode_id)
-            yield episode
-            episode.ledger.changes.clear()  # nothing to write: memory is the store
-            now = time.time()
-            self._times[episode_id] = (self._times.get(episode_id, (now, now))[0], now)
+        self._evict()  # before this call holds its episode: one idle past its TTL starts afresh
+        try:
+            async with self._holders.hold(episode_id):
+                episode = self._episodes.get(episode_id)
+                if episode is None:
+                    episode = self._episodes[episode_id] = factory(episode_id)
+                yield episode
+                episode.ledger.changes.clear()  # nothing to write: memory is the store
+                now = time.time()
+                self._times[episode_id] = (self._times.get(episode_id, (now, now))[0], now)
+        finally:
+            if episode_id in self._episodes:
+                self._used[episode_id] = self._clock()
+                self._episodes.move_to_end(episode_id)  # kept in order of last use
+            self._evict()
+
+    def _evict(self) -> None:
+        """Drop idle episodes past the TTL, then the least recently used past ``max_episodes``."""
+        if self.max_episodes is None and self.episode_ttl is None:
+            return
+        now = self._clock()
+        excess = len(self._episodes) - self.max_episodes if self.max_episodes is not None else 0
+        victims: list[str] = []
+        for episode_id in self._episodes:  # least recently used first
+            if self._holders.in_use(episode_id):
+                continue  # never evicted while a call holds or awaits it
+            expired = self.episode_ttl is not None and now - self._used.get(episode_id, now) > self.episode_ttl
+            if not expired and excess <= 0:
+                break  # every later idle episode was used more recently
+            victims.append(episode_id)
+            excess -= 1
+        for episode_id in victims:
+            self._drop(episode_id)
+            log.debug("evicted idle episode %r from memory", episode_id)
+        self.evicted += len(victims)
+
+    @property
+    def locks_held(self) -> int:
+        """Per-episode locks alive now: one per episode in use, none for idle ones."""
+        return len(self._holders)
+
+    def _drop(self, episode_id: str) -> bool:
+        self._used.pop(episode_id, None)
+        self._times.pop(episode_id, None)
+        return self._episodes.pop(episode_id, None) is not None
 
     async def get(self, episode_id: str) -> Episode | None:
+        self._evict()
         return self._episodes.get(episode_id)
 
     async def ids(self) -> list[str]:
+        self._evict()
         return list(self._episodes)
 
     async def info(self) -> list[EpisodeInfo]:
+        self._evict()
         return [
             EpisodeInfo(ep.id, len(ep.turns), len(ep.ledger), *self._times.get(ep.id, (None, None)))
             for ep in self._episodes.values()
         ]
 
     async def delete(self, episode_id: str) -> None:
-        lock = self._locks.setdefault(episode_id, asyncio.Lock())
-        async with lock:
-            if self._episodes.pop(episode_id, None) is None:
+        async with self._holders.hold(episode_id):
+            if not self._drop(episode_id):
                 raise _not_found(episode_id)
-            self._times.pop(episode_id, None)
 
     async def close(self) -> None:
         return None
+
+
+def _check_bounds(max_episodes: int | None, episode_ttl: float | None) -> None:
+    if max_episodes is not None and max_episodes < 1:
+        raise ConfigError(f"max_episodes must be at least 1, not {max_episodes}")
+    if episode_ttl is not None and episode_ttl <= 0:
+        raise ConfigError(f"episode_ttl must be a positive number of seconds, not {episode_ttl}")
 
 
 # -- lazy turns -------------------------------------------------------------------------
@@ -234,7 +323,7 @@ class _FileLocks:
     def __init__(self, lock_path: str) -> None:
         self.lock_path = lock_path
         self.refs = 0
-        self.locks: dict[str, asyncio.Lock] = {}
+        self.holders = _Holders()
         self.fd: int | None = None
         if fcntl is not None:
             self.fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -260,8 +349,7 @@ class _FileLocks:
 
     @asynccontextmanager
     async def hold(self, episode_id: str) -> AsyncIterator[None]:
-        lock = self.locks.setdefault(episode_id, asyncio.Lock())
-        async with lock:
+        async with self.holders.hold(episode_id):
             offset = int.from_bytes(hashlib.sha1(episode_id.encode()).digest()[:4], "big") >> 1
             await self._lock(offset)
             try:
@@ -350,6 +438,7 @@ class _Cached:
     state_json: str | None
     counters_json: str | None
     next_seq: int
+    used: float = 0.0  # the store's clock() at the end of the last call
 
 
 class SqliteStore:
@@ -359,6 +448,10 @@ class SqliteStore:
     so calls to one episode never interleave, whichever process makes them; calls to other
     episodes proceed. Loading an episode this process already holds costs one indexed read
     (its version); saving writes only the turn and what the turn changed.
+
+    The in-memory cache is bounded: ``max_episodes`` (``cache_size``) and ``episode_ttl``
+    evict idle episodes, least recently used first, never one in use. An evicted episode stays
+    in the file and is read back, intact, by its next call.
     """
 
     def __init__(
@@ -369,9 +462,16 @@ class SqliteStore:
         cache_size: int = 1024,
         synchronous: str = "NORMAL",
         timeout: float = 30.0,
+        max_episodes: int | None = None,
+        episode_ttl: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        _check_bounds(max_episodes, episode_ttl)
         self.path = str(path)
-        self.cache_size = cache_size
+        self.cache_size = max_episodes if max_episodes is not None else cache_size
+        self.episode_ttl = episode_ttl
+        self.evicted = 0
+        self._clock = clock
         self.world_name: str | None = None
         self._cache: OrderedDict[str, _Cached] = OrderedDict()
         directory = Path(self.path).resolve().parent
@@ -443,19 +543,52 @@ class SqliteStore:
 
     @asynccontextmanager
     async def session(self, episode_id: str, factory: EpisodeFactory) -> AsyncIterator[Episode]:
-        async with self._locks.hold(episode_id):
-            episode = self._load(episode_id, factory)
-            assert episode is not None
-            try:
-                yield episode
-            except BaseException:
-                self._cache.pop(episode_id, None)  # half-changed in memory: reload from the file next time
-                raise
-            try:
-                self._save(episode)
-            except BaseException:
-                self._cache.pop(episode_id, None)
-                raise
+        self._evict()
+        try:
+            async with self._locks.hold(episode_id):
+                episode = self._load(episode_id, factory)
+                assert episode is not None
+                try:
+                    yield episode
+                except BaseException:
+                    self._cache.pop(episode_id, None)  # half-changed in memory: reload from the file next time
+                    raise
+                try:
+                    self._save(episode)
+                except BaseException:
+                    self._cache.pop(episode_id, None)
+                    raise
+        finally:
+            slot = self._cache.get(episode_id)
+            if slot is not None:
+                slot.used = self._clock()
+                self._cache.move_to_end(episode_id)
+            self._evict()
+
+    @property
+    def cached_episodes(self) -> int:
+        return len(self._cache)
+
+    @property
+    def locks_held(self) -> int:
+        return len(self._locks.holders)
+
+    def _evict(self) -> None:
+        """Drop idle cached episodes past the TTL or the cache size; the file keeps them."""
+        now = self._clock()
+        excess = len(self._cache) - self.cache_size
+        victims: list[str] = []
+        for episode_id, slot in self._cache.items():  # least recently used first
+            if self._locks.holders.in_use(episode_id):
+                continue
+            expired = self.episode_ttl is not None and now - slot.used > self.episode_ttl
+            if not expired and excess <= 0:
+                break
+            victims.append(episode_id)
+            excess -= 1
+        for episode_id in victims:
+            del self._cache[episode_id]
+        self.evicted += len(victims)
 
     def _load(self, episode_id: str, factory: EpisodeFactory | None) -> Episode | None:
         row = self._conn.execute(
@@ -478,10 +611,10 @@ class SqliteStore:
             turns = TurnLog(turn_count, lambda count, eid=episode_id: self._read_turns(eid, count))
             episode = Episode(episode_id, seed, ledger, turns, json.loads(state_json))  # type: ignore[arg-type]
             slot = _Cached(episode, version, ledger, turns, turn_count, state_json, counters_json, next_seq)
+        slot.used = self._clock()
         self._cache[episode_id] = slot
         self._cache.move_to_end(episode_id)
-        while len(self._cache) > self.cache_size:
-            self._cache.popitem(last=False)
+        self._evict()  # never this one: its call holds it
         return slot.episode
 
     def _read_turns(self, episode_id: str, count: int) -> list[Turn]:
