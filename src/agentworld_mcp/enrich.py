@@ -51,6 +51,8 @@ JSONDict = dict[str, Any]
 #: The most example calls asked per tool (each one request to the model).
 MAX_CALLS = 3
 _ERROR_KEYS = {"error", "errors", "detail", "message", "status", "code"}
+#: The llm backend's preamble of an invalid-observation message (the warning names the tool already).
+_INVALID = re.compile(r"^the simulator's world model produced invalid output for tool '[^']*': ")
 
 
 @dataclass
@@ -137,9 +139,9 @@ async def ask(model: Any, world: World, spec: ToolSpec, calls: list[JSONDict], s
         try:
             prediction = await model.predict(step)
         except InvalidObservationError as exc:  # garbage: empty, cut off, not JSON for a structured tool
-            samples.append(Sample(arguments, problem=_clip(str(exc))))
+            samples.append(Sample(arguments, problem=_clip(_INVALID.sub("", str(exc)))))
             continue
-        sample = _sample(spec, arguments, prediction.observation, prediction.is_error)
+        sample = _sample(arguments, prediction.observation, prediction.is_error)
         samples.append(sample)
         if sample.problem is None:
             structured = spec.output_schema is not None and not sample.is_error
@@ -148,7 +150,7 @@ async def ask(model: Any, world: World, spec: ToolSpec, calls: list[JSONDict], s
     return samples
 
 
-def _sample(spec: ToolSpec, arguments: JSONDict, observation: Any, is_error: bool) -> Sample:
+def _sample(arguments: JSONDict, observation: Any, is_error: bool) -> Sample:
     value = observation
     if isinstance(observation, str):
         if is_error:
@@ -448,7 +450,8 @@ def _report(found: list[ToolEnrichment], added: int, source: Path, output: Path,
     done = [f for f in found if f.enriched]
     shapes = sum(f.shape is not None for f in done)
     roles = sum(bool(f.role) for f in done)
-    print(f"enriched {len(done)} of {len(found)} tools ({shapes} output shapes, {roles} roles), "
+    print(f"enriched {len(done)} of {len(found)} tools ({shapes} output shape{'s' * (shapes != 1)}, "
+          f"{roles} role{'s' * (roles != 1)}), "
           f"skipped {len(found) - len(done)}, demonstrations added: {added}")
     print(f"wrote {output}; review the `_meta` and `demonstrations` it added before committing it")
     if inlined:
