@@ -103,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     from . import report
 
     report.add_parser(sub)
+    from . import cli_sim2real
+
+    cli_sim2real.add_parsers(sub)
 
     mirror = sub.add_parser(
         "mirror", help="write a world file from a live MCP server's tools/list",
@@ -335,8 +338,15 @@ def _enrich(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _sim2real(args: argparse.Namespace) -> int:
+    from .cli_sim2real import run
+
+    return run(args)
+
+
 _COMMANDS = {"serve": _serve, "validate": _validate, "call": _call, "mirror": _mirror, "episodes": cli_episodes.run,
-             "enrich": _enrich, "report": _report}
+             "export": cli_episodes.run_export,
+             "enrich": _enrich, "report": _report, **{name: _sim2real for name in ("proxy", "learn", "score")}}
 
 if __name__ == "__main__":
     raise SystemExit(main())

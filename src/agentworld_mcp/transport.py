@@ -353,3 +353,124 @@ async def _client_streams(*, command: list[str] | None, url: str | None, env: di
             yield read, write
     else:
         raise ValueError("fetch_tools needs a command or a url")
+
+
+# -- proxy (sim-to-real): an upstream client and a server that forwards to it ------------
+
+
+class _RawResult(RootModel[JSONDict]):
+    """A client-side result kept as the server's JSON (no SDK model reorders or drops a field)."""
+
+
+class Upstream:
+    """A client session to a real MCP server, answering in the raw JSON the server sent.
+
+    JSON-RPC errors from the server propagate as the SDK's ``McpError``; the proxy server
+    below re-raises them unchanged, so a client sees the same code, message and data.
+    """
+
+    def __init__(self, session: Any, initialized: JSONDict) -> None:
+        self._session = session
+        info = initialized.get("serverInfo") or {}
+        self.name: str = str(info.get("name") or "upstream")
+        self.version: str = str(info.get("version") or "")
+        self.instructions: str | None = initialized.get("instructions")
+
+    async def list_tools_page(self, cursor: str | None) -> JSONDict:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        page = await self._session.send_request(types.ClientRequest(types.ListToolsRequest(params=params)), _RawResult)
+        return page.root
+
+    async def list_tools(self) -> list[JSONDict]:
+        tools: list[JSONDict] = []
+        cursor: str | None = None
+        while True:
+            page = await self.list_tools_page(cursor)
+            tools.extend(page.get("tools") or [])
+            cursor = page.get("nextCursor")
+            if not cursor:
+                return tools
+
+    async def call_tool(self, name: str, arguments: JSONDict, meta: JSONDict | None = None) -> JSONDict:
+        params: JSONDict = {"name": name, "arguments": arguments}
+        if meta:
+            params["_meta"] = meta
+        request = types.CallToolRequest(params=types.CallToolRequestParams.model_validate(params))
+        result = await self._session.send_request(types.ClientRequest(request), _RawResult)
+        return result.root
+
+
+@contextlib.asynccontextmanager
+async def connect_upstream(*, command: list[str] | None = None, url: str | None = None,
+                           env: dict[str, str] | None = None) -> AsyncIterator[Upstream]:
+    """An initialized client session to a real server (stdio ``command`` or streamable HTTP ``url``)."""
+    from mcp import ClientSession
+
+    async with _client_streams(command=command, url=url, env=env) as (read, write):
+        async with ClientSession(read, write) as session:
+            initialized = await session.initialize()
+            yield Upstream(session, initialized.model_dump(mode="json", by_alias=True, exclude_none=True))
+
+
+def build_proxy_server(handler: Any) -> Server:
+    """A server answering tools/list and tools/call with what ``handler`` returns, verbatim.
+
+    ``handler`` (see :class:`agentworld_mcp.proxy.Proxy`) has ``name``, ``version``,
+    ``instructions``, ``list_tools_page(cursor)`` and ``call_tool(name, arguments, meta)``;
+    an upstream ``McpError`` raised through it reaches the client as the same JSON-RPC error.
+    """
+    server: Server = Server(handler.name, version=handler.version or __version__, instructions=handler.instructions)
+
+    async def list_tools(request: types.ListToolsRequest | None) -> types.ServerResult:
+        cursor = request.params.cursor if request is not None and request.params is not None else None
+        return _Verbatim(await handler.list_tools_page(cursor))  # type: ignore[return-value]
+
+    async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
+        params = request.params
+        meta = (params.meta.model_dump(mode="json", by_alias=True, exclude_none=True)
+                if params.meta is not None else None)
+        result = await handler.call_tool(params.name, params.arguments or {}, meta)
+        return _Verbatim(result)  # type: ignore[return-value]
+
+    _register(server, types.ListToolsRequest, list_tools)
+    _register(server, types.CallToolRequest, call_tool)
+    return server
+
+
+async def serve_proxy_stdio(handler: Any) -> None:
+    server = build_proxy_server(handler)
+    async with _stdio_streams() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, _init_options(server))
+
+
+async def serve_proxy_http(handler: Any, *, host: str = "127.0.0.1", port: int = 8765, path: str = "/mcp",
+                           on_ready: Callable[[str], None] | None = None, auth_token: str | None = None) -> None:
+    """The proxy over streamable HTTP, behind the same guard as ``serve`` (token, Host and Origin checks)."""
+    import uvicorn
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+    from starlette.applications import Starlette
+    from starlette.routing import Mount, Route
+
+    from .http_guard import HttpGuard
+
+    _quiet_disconnects()
+    manager = StreamableHTTPSessionManager(app=build_proxy_server(handler), stateless=False)
+
+    async def handle(scope: Any, receive: Any, send: Any) -> None:
+        await manager.handle_request(scope, receive, send)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> AsyncIterator[None]:
+        async with manager.run():
+            yield
+
+    app = Starlette(routes=[Route(path, endpoint=_Asgi(handle), methods=["GET", "POST", "DELETE"]),
+                            Mount(path, app=handle)], lifespan=lifespan)
+    hosts = [host] if host not in ("0.0.0.0", "::", "") else []
+    guarded = HttpGuard(app, methods=CLIENT_METHODS, mcp_path=path, token=auth_token, allowed_hosts=hosts,
+                        allowed_origins=())
+    guarded.router = app.router  # type: ignore[attr-defined]
+    userver = uvicorn.Server(uvicorn.Config(guarded, host=host, port=port, log_level="warning", lifespan="on"))
+    if on_ready is not None:
+        on_ready(f"http://{host}:{port}{path}")
+    await userver.serve()

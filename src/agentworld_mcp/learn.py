@@ -1,0 +1,117 @@
+"""``agentworld-mcp learn``: a world file from recorded real traffic.
+
+What a recording (``proxy --record FILE.jsonl``) shows goes where ``enrich`` puts what a
+language model shows, so both world models use it the same way:
+
+* the catalog: the tools/list recorded beside the recording (``FILE.tools.json``), each
+  tool byte-identical except for what is added under its ``_meta``;
+* the *output shape* of each tool without an outputSchema, a JSON Schema that genson builds
+  from the tool's successful JSON answers (``_meta.agentworld/output_shape``), and the role
+  fields those answers make certain (``_meta.agentworld/role``), exactly as ``enrich``;
+* ``demonstrations``: per tool a bounded, diverse selection of real calls and answers
+  (errors first, then answers of a shape or argument set not shown yet). The deterministic
+  model takes from them the server's error wording and whether failures are ``isError``
+  or text; the language model sees them in its prompt.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .catalog import Catalog
+from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
+from .errors import ConfigError
+from .score import RecordedTurn, json_of, key_paths, read_episodes, recorded_catalog, text_of
+from .world import World, load_world, load_world_data
+
+JSONDict = dict[str, Any]
+#: Demonstrations per tool unless asked otherwise (each one goes into the language model's prompt).
+MAX_DEMONSTRATIONS = 4
+#: A demonstration's text longer than this is not shown (a file's whole content is not a wording).
+MAX_RESPONSE_CHARS = 2000
+
+
+def sample_of(turn: RecordedTurn) -> Sample:
+    """A recorded call as enrich's sample: the JSON answer when it is JSON, else its text."""
+    is_error = bool(turn.result.get("isError"))
+    answer = None if is_error else json_of(turn.result)
+    return Sample(dict(turn.arguments), answer if answer is not None else text_of(turn.result), is_error)
+
+
+def select_demonstrations(samples: list[Sample], limit: int) -> list[Sample]:
+    """At most ``limit`` samples, each showing something the others do not: an error wording, an answer
+    shape (its key paths), a set of arguments. Errors come first: they are what a catalog never says."""
+    chosen: list[Sample] = []
+    seen: set[tuple[bool, str, str]] = set()
+    for sample in sorted(samples, key=lambda s: not s.is_error):
+        if len(chosen) >= limit:
+            break
+        response = sample.response
+        if isinstance(response, str) and len(response) > MAX_RESPONSE_CHARS:
+            continue
+        shape = response[:40] if sample.is_error and isinstance(response, str) else ",".join(sorted(key_paths(response)))
+        signature = (sample.is_error, shape, ",".join(sorted(sample.arguments)))
+        if signature in seen:
+            continue
+        seen.add(signature)
+        chosen.append(sample)
+    return chosen
+
+
+def learn_world(recordings: list[str], *, catalog: str | None = None, name: str | None = None,
+                max_demonstrations: int = MAX_DEMONSTRATIONS, output: str | os.PathLike[str] | None = None
+                ) -> tuple[JSONDict, str]:
+    """The learned world's data (key order kept, ready to write) and a one-line summary."""
+    base: World = load_world(catalog) if catalog else recorded_catalog(list(recordings))
+    episodes = read_episodes(list(recordings))
+    by_tool: dict[str, list[Sample]] = {}
+    for turns in episodes.values():
+        for turn in turns:
+            by_tool.setdefault(turn.tool, []).append(sample_of(turn))
+    compiled = Catalog(base)
+    found: list[ToolEnrichment] = []
+    for tool_name, samples in by_tool.items():
+        spec = compiled.get(tool_name)
+        if spec is None:  # a call to a tool the catalog lacks (the server's own unknown-tool answer)
+            continue
+        item = ToolEnrichment(tool_name, select_demonstrations(samples, max_demonstrations))
+        answers = [s.response for s in samples if s.is_json]
+        if spec.output_schema is None and answers:
+            shape = infer_shape(answers)
+            item.shape = with_initial_values(shape, samples) if shape is not None else None
+        item.role = infer_role_fields(spec, [s for s in samples if s.is_json], item.shape)
+        found.append(item)
+    data: JSONDict = {"name": name or (Path(output).stem if output else base.name), "scenario": base.scenario,
+                      "tools": [dict(t) for t in base.tools]}
+    data, added = apply(data, base, found)
+    shaped = sum(1 for f in found if f.shape is not None)
+    calls = sum(len(s) for s in by_tool.values())
+    summary = (f"{len(base.tools)} tools, {calls} recorded calls in {len(episodes)} episode(s), "
+               f"{shaped} output shapes, {added} demonstrations")
+    return data, summary
+
+
+def write_learned(path: str | os.PathLike[str], data: JSONDict) -> Path:
+    """Write the world (JSON or YAML by suffix) after checking it loads."""
+    out = Path(path)
+    try:
+        load_world_data(data, source=str(out))
+    except Exception as exc:
+        raise ConfigError(f"the learned world does not load: {exc}") from None
+    if out.suffix == ".json":
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    else:
+        from .mirror import _yaml_text
+
+        text = "# yaml-language-server: $schema=https://agentworld-mcp.dev/schemas/world.schema.json\n" + _yaml_text(data)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, out)
+    return out
+
+
+__all__ = ["MAX_DEMONSTRATIONS", "learn_world", "sample_of", "select_demonstrations", "write_learned"]

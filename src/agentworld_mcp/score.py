@@ -1,0 +1,249 @@
+"""``agentworld-mcp score``: how faithfully a simulated world replays recorded real traffic.
+
+Each recorded episode is replayed, call by call with the recorded arguments, in a fresh
+episode of a :class:`Simulator` built with ``Simulator.from_world``; every simulated answer
+is compared with the recorded (real) one:
+
+* **isError agreement**: both succeed or both fail;
+* **key recall / precision**: for answers that are JSON (``structuredContent``, else the text
+  when it parses as JSON), the key paths (``entities[].name``) the real answer has that the
+  simulated one has too, and the other way round;
+* **carried values**: a value that the real answer of an earlier turn introduced (it was in
+  no earlier arguments) and a later turn's arguments reuse (an id, a name, a path) counts
+  as agreed when the simulator's earlier answers introduced it too, so an agent playing
+  against the simulation could have carried it the same way;
+* **text similarity**: difflib's ratio between the two text blocks.
+
+The overall ``score`` is the mean of those five figures (those that apply).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .errors import UnknownToolError
+from .record import read_trajectory
+from .world import World, load_world
+
+JSONDict = dict[str, Any]
+METRICS = ("is_error_agreement", "key_recall", "key_precision", "carried_values", "text_similarity")
+#: Texts longer than this are compared on their first part (difflib is quadratic).
+TEXT_LIMIT = 4000
+
+
+@dataclass
+class RecordedTurn:
+    """One recorded call: what was asked and what the server answered."""
+
+    episode: str
+    index: int
+    tool: str
+    arguments: JSONDict
+    result: JSONDict
+
+
+def turn_of(line: JSONDict) -> RecordedTurn | None:
+    """The call a trajectory line records, in either format: the AgentWorldBench sample with the turn
+    under ``agentworld``, or one flat line per turn (``episode``, ``turn``, ``tool``, ``arguments``,
+    ``result``). None for a line that records no call (a simulator failure, a header)."""
+    nested = line.get("agentworld")
+    raw: JSONDict = nested if isinstance(nested, dict) else line
+    tool, result = raw.get("tool"), raw.get("result")
+    if not isinstance(tool, str) or not isinstance(result, dict):
+        return None
+    if "agentworld/simulator_error" in (result.get("_meta") or {}):
+        return None
+    episode = raw.get("episode") or line.get("episode") or line.get("id") or "default"
+    index = raw.get("turn", raw.get("turn_index", line.get("turn_idx", 0)))
+    return RecordedTurn(str(episode), int(index or 0), tool, dict(raw.get("arguments") or {}), result)
+
+
+def read_episodes(paths: list[str | os.PathLike[str]]) -> dict[str, list[RecordedTurn]]:
+    """Every recorded episode's calls in turn order (keyed ``file:episode``; a turn recorded twice counts once)."""
+    episodes: dict[str, dict[int, RecordedTurn]] = defaultdict(dict)
+    for path in paths:
+        for position, line in enumerate(read_trajectory(path)):
+            turn = turn_of(line)
+            if turn is not None:
+                episodes[f"{Path(path).name}:{turn.episode}"][turn.index or position + 1] = turn
+    return {key: [turns[i] for i in sorted(turns)] for key, turns in episodes.items()}
+
+
+def recorded_catalog(paths: list[str | os.PathLike[str]]) -> World:
+    """The catalog recorded beside the first recording that has one (``FILE.tools.json``)."""
+    from .proxy import catalog_path
+
+    for path in paths:
+        sidecar = catalog_path(path)
+        if sidecar.exists():
+            return load_world(sidecar)
+    raise FileNotFoundError(f"no recorded catalog beside {paths[0]} ({catalog_path(paths[0]).name}); give --world")
+
+
+# -- comparing two answers --------------------------------------------------------------------
+
+
+def text_of(result: JSONDict) -> str:
+    return "\n".join(str(c.get("text", "")) for c in result.get("content") or [] if isinstance(c, dict)
+                     and c.get("type") == "text")
+
+
+def json_of(result: JSONDict) -> Any:
+    """The answer as JSON: structuredContent, else the text when it is JSON, else None."""
+    if isinstance(result.get("structuredContent"), (dict, list)):
+        return result["structuredContent"]
+    text = text_of(result).strip()
+    if text[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
+    return None
+
+
+def key_paths(value: Any, prefix: str = "") -> set[str]:
+    """``{"a": [{"b": 1}]}`` -> ``{"a", "a[].b"}``: the keys of every object, list items merged."""
+    paths: set[str] = set()
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            paths.add(path)
+            paths |= key_paths(sub, path)
+    elif isinstance(value, list):
+        for item in value:
+            paths |= key_paths(item, prefix + "[]")
+    return paths
+
+
+def scalars(value: Any, min_length: int = 3) -> set[str]:
+    """The leaf values of arguments that could be carried from an earlier answer (ids, names, paths)."""
+    out: set[str] = set()
+    if isinstance(value, dict):
+        for sub in value.values():
+            out |= scalars(sub, min_length)
+    elif isinstance(value, list):
+        for sub in value:
+            out |= scalars(sub, min_length)
+    elif isinstance(value, (str, int)) and not isinstance(value, bool):
+        text = str(value)
+        if len(text) >= min_length and not text.isspace():
+            out.add(text)
+    return out
+
+
+def _answer_text(result: JSONDict) -> str:
+    structured = result.get("structuredContent")
+    return text_of(result) + ("\n" + json.dumps(structured, ensure_ascii=False) if structured is not None else "")
+
+
+def compare(real: JSONDict, sim: JSONDict) -> JSONDict:
+    """The per-turn figures (a figure that does not apply is absent)."""
+    figures: JSONDict = {"is_error_agreement": float(bool(real.get("isError")) == bool(sim.get("isError")))}
+    real_keys = key_paths(json_of(real))
+    if real_keys:
+        sim_keys = key_paths(json_of(sim))
+        both = real_keys & sim_keys
+        figures["key_recall"] = len(both) / len(real_keys)
+        figures["key_precision"] = len(both) / len(sim_keys) if sim_keys else 0.0
+    a, b = text_of(real)[:TEXT_LIMIT], text_of(sim)[:TEXT_LIMIT]
+    figures["text_similarity"] = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() if a or b else 1.0
+    return figures
+
+
+def carried(turns: list[RecordedTurn], sim_results: list[JSONDict]) -> list[list[float]]:
+    """Per turn, one 0/1 per value its arguments carry from an earlier real answer (see the module doc)."""
+    out: list[list[float]] = []
+    given = ""  # every earlier argument as text: a value typed in before was not carried
+    for i, turn in enumerate(turns):
+        marks: list[float] = []
+        for value in sorted(v for v in scalars(turn.arguments) if v not in given):
+            introduced = [j for j in range(i) if value in _answer_text(turns[j].result)]
+            if introduced:
+                marks.append(float(any(value in _answer_text(sim_results[j]) for j in range(i))))
+        out.append(marks)
+        given += "\n".join(scalars(turn.arguments, 1)) + "\n"
+    return out
+
+
+# -- replaying ------------------------------------------------------------------------------
+
+
+async def replay(world: World, episodes: dict[str, list[RecordedTurn]], *, backend: str | None = None,
+                 seed: int | None = None) -> JSONDict:
+    """Replay every episode in a fresh simulator episode; the report (per tool, overall, per turn)."""
+    from .engine import Simulator
+
+    per_tool: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    rows: list[JSONDict] = []
+    async with Simulator.from_world(world, backend=backend, seed=seed) as sim:
+        for number, (key, turns) in enumerate(episodes.items(), 1):
+            sim_results: list[JSONDict] = []
+            episode = f"score-{number}"
+            for turn in turns:
+                try:
+                    outcome = await sim.run(turn.tool, turn.arguments, episode=episode)
+                    sim_results.append(outcome.result.to_dict())
+                except UnknownToolError as exc:
+                    sim_results.append({"content": [{"type": "text", "text": str(exc)}], "isError": True})
+            for turn, sim_result, marks in zip(turns, sim_results, carried(turns, sim_results)):
+                figures = compare(turn.result, sim_result)
+                if marks:
+                    figures["carried_values"] = sum(marks) / len(marks)
+                for name, value in figures.items():
+                    per_tool[turn.tool][name].append(value)
+                rows.append({"episode": key, "turn": turn.index, "tool": turn.tool, **figures})
+    tools = {tool: _summary(figs) for tool, figs in sorted(per_tool.items())}
+    overall_figs: dict[str, list[float]] = defaultdict(list)
+    for figs in per_tool.values():
+        for name, values in figs.items():
+            overall_figs[name].extend(values)
+    return {"world": world.name, "episodes": len(episodes), "calls": len(rows), "tools": tools,
+            "overall": _summary(overall_figs), "turns": rows}
+
+
+def _summary(figs: dict[str, list[float]]) -> JSONDict:
+    out: JSONDict = {"calls": len(figs.get("is_error_agreement", []))}
+    for name in METRICS:
+        values = figs.get(name)
+        out[name] = round(sum(values) / len(values), 4) if values else None
+    present = [out[name] for name in METRICS if out[name] is not None]
+    out["score"] = round(sum(present) / len(present), 4) if present else 0.0
+    return out
+
+
+async def score_files(paths: list[str], *, world: str | os.PathLike[str] | World | None = None,
+                      backend: str | None = None, seed: int | None = None) -> JSONDict:
+    """``agentworld-mcp score``: the report for the recordings at ``paths`` against ``world``
+    (default: the catalog recorded beside them)."""
+    episodes = read_episodes(list(paths))
+    if isinstance(world, World):
+        loaded = world
+    else:
+        loaded = load_world(world) if world is not None else recorded_catalog(list(paths))
+    return await replay(loaded, episodes, backend=backend, seed=seed)
+
+
+def format_table(report: JSONDict) -> str:
+    """The report as a table a person reads: one row per tool, then the overall row."""
+    header = ("TOOL", "CALLS", "ISERROR", "KEY-RECALL", "KEY-PREC", "CARRIED", "TEXT-SIM", "SCORE")
+    rows = [(tool, s) for tool, s in report["tools"].items()] + [("overall", report["overall"])]
+
+    def cell(value: Any) -> str:
+        return "-" if value is None else f"{value:.2f}"
+
+    table = [header] + [(name, str(s["calls"]), *(cell(s[m]) for m in METRICS), cell(s["score"])) for name, s in rows]
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in table]
+    lines.insert(len(lines) - 1, "-" * len(lines[0]))
+    return (f"world {report['world']}: {report['episodes']} episode(s), {report['calls']} call(s) replayed\n"
+            + "\n".join(lines) + f"\nscore: {report['overall']['score']:.3f}")
+
+
+__all__ = ["METRICS", "RecordedTurn", "compare", "format_table", "key_paths", "read_episodes", "replay",
+           "score_files", "turn_of"]

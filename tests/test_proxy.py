@@ -1,0 +1,130 @@
+"""`agentworld-mcp proxy`: a transparent MCP proxy in front of a real server.
+
+A client talking through the proxy sees byte-for-byte the catalog the real server lists and
+the same results (isError ones included) and JSON-RPC errors as a client talking to the
+server directly; `--record` appends each call in the trajectory format, secrets redacted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import McpError
+
+from . import thirdparty
+from .conftest import CLI, ROOT, WORLDS, free_port, http_session, listening
+from .mirrored import raw_tools_http, raw_tools_stdio
+from .test_score_learn import filesystem_script, memory_script, proxy_session
+
+JSONDict = dict[str, Any]
+TRAJECTORY_SCHEMA = json.loads((ROOT / "schemas" / "trajectory.schema.json").read_text())
+
+
+async def play(session: ClientSession, script: list[tuple[str, JSONDict]]) -> list[JSONDict]:
+    """Every result as JSON, and a JSON-RPC error as {"rpc_error": ...}."""
+    out = []
+    for tool, arguments in script:
+        try:
+            out.append((await session.call_tool(tool, arguments)).model_dump(mode="json", exclude_none=True))
+        except McpError as exc:
+            out.append({"rpc_error": exc.error.model_dump(mode="json", exclude_none=True)})
+    return out
+
+
+async def direct(command: list[str], script: list[tuple[str, JSONDict]], env: dict[str, str] | None = None) -> list[JSONDict]:
+    params = StdioServerParameters(command=command[0], args=command[1:], env={**os.environ, **(env or {})})
+    with open(os.devnull, "w") as devnull:
+        async with stdio_client(params, errlog=devnull) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                return await play(session, script)
+
+
+def recorded(path: Path) -> list[JSONDict]:
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    for line in lines:
+        jsonschema.validate(line, TRAJECTORY_SCHEMA)
+    return lines
+
+
+async def test_memory_over_stdio_answers_as_the_real_server_and_records_every_call(tmp_path: Path) -> None:
+    server = thirdparty.memory_server()
+    script = memory_script(["Alice", "Bob", "Carol"], "Acme")
+    script.insert(5, ("search_nodes", {"query": "Acme", "api_token": "s3cr3t-value"}))  # a secret the recording must not keep
+    (tmp_path / "direct").mkdir()
+    (tmp_path / "proxied").mkdir()
+    expected = await direct(server, script, thirdparty.memory_env(tmp_path / "direct"))
+    recording = tmp_path / "memory.jsonl"
+    async with proxy_session("--record", str(recording), "--", *server,
+                             env=thirdparty.memory_env(tmp_path / "proxied")) as session:
+        got = await play(session, script)
+    assert got == expected
+    assert any(r.get("isError") for r in got), "the script includes a failing call"
+
+    lines = recorded(recording)
+    assert [line["agentworld"]["tool"] for line in lines] == [tool for tool, _ in script]
+    assert [line["agentworld"]["result"] for line in lines] == [{"isError": False, **r} for r in expected]
+    assert "s3cr3t-value" not in recording.read_text()
+    assert lines[5]["agentworld"]["arguments"]["api_token"] == "[redacted]"
+    catalog = json.loads((tmp_path / "memory.tools.json").read_text())
+    assert catalog["tools"] == raw_tools_stdio(server, thirdparty.memory_env(tmp_path / "direct"))
+
+
+def test_tools_list_through_the_proxy_is_the_servers_own_json(tmp_path: Path) -> None:
+    sandbox = tmp_path / "sandbox"
+    sandbox.mkdir()
+    server = thirdparty.filesystem_server(sandbox)
+    assert raw_tools_stdio([*CLI, "proxy", "--", *server]) == raw_tools_stdio(server)
+
+
+async def test_filesystem_results_are_identical_through_the_proxy(tmp_path: Path) -> None:
+    sandbox = (tmp_path / "sandbox").resolve()
+    sandbox.mkdir()
+    server = thirdparty.filesystem_server(sandbox)
+    script = filesystem_script(sandbox, "notes", ["alpha", "beta", "gamma"])
+    expected = await direct(server, script)
+    shutil.rmtree(sandbox)
+    sandbox.mkdir()
+    async with proxy_session("--record", str(tmp_path / "fs.jsonl"), "--", *server) as session:
+        got = await play(session, script)
+    assert got == expected
+    assert len(recorded(tmp_path / "fs.jsonl")) == len(script)
+
+
+async def test_streamable_http_upstream_served_over_http(tmp_path: Path) -> None:
+    script = [("echo", {"message": "hello"}), ("get-sum", {"a": 2, "b": 40}), ("echo", {}), ("no-such-tool", {})]
+    with thirdparty.everything_http() as upstream:
+        async with http_session(upstream) as session:
+            expected = await play(session, script)
+        port = free_port()
+        recording = tmp_path / "everything.jsonl"
+        command = [*CLI, "proxy", "--url", upstream, "--transport", "http", "--port", str(port), "--record", str(recording)]
+        with listening(command, port) as url:
+            assert raw_tools_http(url) == raw_tools_http(upstream)
+            async with http_session(url) as session:
+                got = await play(session, script)
+    assert got == expected
+    assert [line["agentworld"]["is_error"] for line in recorded(recording)] == [False, False, True, True]
+
+
+async def test_json_rpc_errors_pass_through_with_code_and_message(tmp_path: Path) -> None:
+    upstream = [*CLI, "serve", str(WORLDS / "issue-tracker.yaml")]  # answers an unknown tool with -32602
+    script = [("no_such_tool", {}), ("list_issues", {})]
+    expected = await direct(upstream, script)
+    assert expected[0]["rpc_error"]["code"] == -32602
+    async with proxy_session("--record", str(tmp_path / "t.jsonl"), "--", *upstream) as session:
+        assert await play(session, script) == expected
+    assert [line["agentworld"]["tool"] for line in recorded(tmp_path / "t.jsonl")] == ["list_issues"]
+
+
+def test_proxy_needs_exactly_one_upstream() -> None:
+    done = thirdparty.run_cli("proxy")
+    assert done.returncode == 2 and "--url URL or -- COMMAND" in done.stderr

@@ -1,0 +1,135 @@
+"""Sim-to-real, end to end: record a real server through `agentworld-mcp proxy`, `learn` a world
+from one scripted episode, then `score` the learned world (and the bare catalog) on a
+*different* scripted episode.
+
+The servers are the official reference servers under tests/node: server-memory (a knowledge
+graph) and server-filesystem (a sandboxed directory), both over stdio.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from . import thirdparty
+from .conftest import CLI
+
+JSONDict = dict[str, Any]
+Script = list[tuple[str, JSONDict]]
+
+
+@contextlib.asynccontextmanager
+async def proxy_session(*args: str, env: dict[str, str] | None = None) -> AsyncIterator[ClientSession]:
+    """A real MCP client talking to ``agentworld-mcp proxy ARGS`` over stdio."""
+    params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "proxy", *args], env={**os.environ, **(env or {})})
+    with open(os.devnull, "w") as devnull:
+        async with stdio_client(params, errlog=devnull) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                yield session
+
+
+async def record_episode(recording: Path, server: list[str], script: Script, env: dict[str, str] | None = None) -> None:
+    """Play ``script`` against the real server through the recording proxy."""
+    async with proxy_session("--record", str(recording), "--", *server, env=env) as session:
+        for tool, arguments in script:
+            await session.call_tool(tool, arguments)
+
+
+def memory_script(people: list[str], org: str) -> Script:
+    a, b, c = people
+    return [
+        ("create_entities", {"entities": [
+            {"name": a, "entityType": "person", "observations": [f"{a} works at {org}"]},
+            {"name": b, "entityType": "person", "observations": ["speaks French"]},
+            {"name": org, "entityType": "organization", "observations": ["founded in 1999"]}]}),
+        ("create_relations", {"relations": [{"from": a, "to": org, "relationType": "works_at"},
+                                            {"from": b, "to": a, "relationType": "knows"}]}),
+        ("add_observations", {"observations": [{"entityName": a, "contents": ["likes tea", "runs marathons"]}]}),
+        ("add_observations", {"observations": [{"entityName": c, "contents": ["unknown person"]}]}),
+        ("open_nodes", {"names": [a, org]}),
+        ("search_nodes", {"query": "French"}),
+        ("delete_observations", {"deletions": [{"entityName": a, "observations": ["likes tea"]}]}),
+        ("read_graph", {}),
+        ("delete_relations", {"relations": [{"from": b, "to": a, "relationType": "knows"}]}),
+        ("delete_entities", {"entityNames": [b]}),
+        ("open_nodes", {"names": [b, c]}),
+        ("read_graph", {}),
+    ]
+
+
+def filesystem_script(root: Path, topic: str, words: list[str]) -> Script:
+    notes = str(root / topic)
+    first, second = f"{notes}/{words[0]}.md", f"{notes}/{words[1]}.txt"
+    return [
+        ("create_directory", {"path": notes}),
+        ("write_file", {"path": first, "content": f"# {words[0]}\n\n{' '.join(words)}\n"}),
+        ("write_file", {"path": second, "content": f"{words[1]} and {words[2]}\n"}),
+        ("list_directory", {"path": notes}),
+        ("read_text_file", {"path": first}),
+        ("read_text_file", {"path": f"{notes}/missing-{words[2]}.md"}),
+        ("edit_file", {"path": second, "edits": [{"oldText": words[1], "newText": words[2]}]}),
+        ("read_text_file", {"path": second}),
+        ("move_file", {"source": second, "destination": f"{notes}/{words[2]}.txt"}),
+        ("search_files", {"path": notes, "pattern": words[2]}),
+        ("directory_tree", {"path": notes}),
+        ("list_directory", {"path": f"{notes}/nothing-here"}),
+        ("list_allowed_directories", {}),
+    ]
+
+
+def scores(recording: Path, *world: str) -> JSONDict:
+    done = thirdparty.run_cli("score", str(recording), *world, "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)["overall"]
+
+
+def summary(name: str, bare: JSONDict, learned: JSONDict) -> str:
+    figs = ("is_error_agreement", "key_recall", "key_precision", "carried_values", "text_similarity", "score")
+    rows = [f"{name:<10} " + " ".join(f"{f[:14]:>14}" for f in figs)]
+    for label, s in (("bare", bare), ("learned", learned)):
+        rows.append(f"{label:<10} " + " ".join(f"{'-' if s[f] is None else format(s[f], '.3f'):>14}" for f in figs))
+    return "\n".join(rows)
+
+
+SERVERS = ["memory", "filesystem"]
+
+
+@pytest.mark.parametrize("server", SERVERS)
+async def test_learned_world_beats_the_bare_catalog_on_an_unseen_episode(server: str, tmp_path: Path) -> None:
+    if server == "memory":
+        def start(tag: str) -> tuple[list[str], dict[str, str]]:
+            return thirdparty.memory_server(), thirdparty.memory_env(tmp_path / tag)
+        train = memory_script(["Alice", "Bob", "Carol"], "Acme")
+        test = memory_script(["Dmitri", "Eve", "Farid"], "Globex")
+    else:
+        def start(tag: str) -> tuple[list[str], dict[str, str]]:
+            root = tmp_path / tag / "sandbox"
+            root.mkdir(parents=True)
+            return thirdparty.filesystem_server(root.resolve()), {}
+        train_root, test_root = (tmp_path / "train" / "sandbox").resolve(), (tmp_path / "test" / "sandbox").resolve()
+        train = filesystem_script(train_root, "notes", ["alpha", "beta", "gamma"])
+        test = filesystem_script(test_root, "journal", ["monday", "tuesday", "friday"])
+    for tag, script in (("train", train), ("test", test)):
+        (tmp_path / tag).mkdir(exist_ok=True)
+        command, env = start(tag)
+        await record_episode(tmp_path / f"{tag}.jsonl", command, script, env)
+
+    learned = tmp_path / "learned.yaml"
+    done = thirdparty.run_cli("learn", str(tmp_path / "train.jsonl"), "-o", str(learned))
+    assert done.returncode == 0, done.stderr
+    bare = scores(tmp_path / "test.jsonl")  # the recorded catalog alone
+    smart = scores(tmp_path / "test.jsonl", "--world", str(learned))
+    report = summary(server, bare, smart)
+    print(report)
+    assert smart["is_error_agreement"] >= 0.9 and smart["key_recall"] >= 0.8, report
+    assert smart["score"] >= bare["score"], report
