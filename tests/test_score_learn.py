@@ -21,7 +21,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from . import thirdparty
-from .conftest import CLI
+from .conftest import CLI, WORLDS
 
 JSONDict = dict[str, Any]
 Script = list[tuple[str, JSONDict]]
@@ -133,3 +133,24 @@ async def test_learned_world_beats_the_bare_catalog_on_an_unseen_episode(server:
     print(report)
     assert smart["is_error_agreement"] >= 0.9 and smart["key_recall"] >= 0.8, report
     assert smart["score"] >= bare["score"], report
+
+
+async def test_a_world_scored_on_its_own_traffic_agrees_on_every_carried_id(tmp_path: Path) -> None:
+    """Ids the server made up (a new issue's number) and the agent reused later are carried values:
+    a world replaying its own recorded traffic hands out the same ids, so they all agree."""
+    world = str(thirdparty.ROOT / "examples" / "worlds" / "issue-tracker.yaml")
+    recording = tmp_path / "tracker.jsonl"
+    async with proxy_session("--record", str(recording), "--", *CLI, "serve", world) as session:
+        created = await session.call_tool("create_issue", {"title": "Crash on start"})
+        issue = json.loads(created.content[0].text)
+        key = next(v for k, v in issue.items() if k in ("id", "number", "key"))
+        await session.call_tool("get_issue", {"issue_id": key})
+        await session.call_tool("get_issue", {"issue_id": 999})
+    report = json.loads(thirdparty.run_cli("score", str(recording), "--world", world, "--json").stdout)
+    assert report["overall"]["carried_values"] == 1.0 and report["overall"]["score"] == 1.0, report["overall"]
+
+    table = thirdparty.run_cli("score", str(recording), "--world", world, "--min-score", "0.5")
+    assert table.returncode == 0 and "carried" not in table.stderr
+    assert table.stdout.splitlines()[1].split()[:3] == ["TOOL", "CALLS", "ISERROR"]
+    bare = thirdparty.run_cli("score", str(recording), "--world", str(WORLDS / "file-store.yaml"), "--min-score", "0.9")
+    assert bare.returncode == 1 and "below --min-score 0.9" in bare.stderr

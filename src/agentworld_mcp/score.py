@@ -22,6 +22,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -130,11 +131,16 @@ def scalars(value: Any, min_length: int = 3) -> set[str]:
     elif isinstance(value, list):
         for sub in value:
             out |= scalars(sub, min_length)
-    elif isinstance(value, (str, int)) and not isinstance(value, bool):
-        text = str(value)
-        if len(text) >= min_length and not text.isspace():
-            out.add(text)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        out.add(str(value))  # a number is an id however short; it is matched as a whole token
+    elif isinstance(value, str) and len(value) >= min_length and not value.isspace():
+        out.add(value)
     return out
+
+
+def mentions(text: str, value: str) -> bool:
+    """``value`` appears in ``text`` as a whole token (``4`` is not in ``42``)."""
+    return re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", text) is not None
 
 
 def _answer_text(result: JSONDict) -> str:
@@ -162,10 +168,9 @@ def carried(turns: list[RecordedTurn], sim_results: list[JSONDict]) -> list[list
     given = ""  # every earlier argument as text: a value typed in before was not carried
     for i, turn in enumerate(turns):
         marks: list[float] = []
-        for value in sorted(v for v in scalars(turn.arguments) if v not in given):
-            introduced = [j for j in range(i) if value in _answer_text(turns[j].result)]
-            if introduced:
-                marks.append(float(any(value in _answer_text(sim_results[j]) for j in range(i))))
+        for value in sorted(v for v in scalars(turn.arguments) if not mentions(given, v)):
+            if any(mentions(_answer_text(turns[j].result), value) for j in range(i)):
+                marks.append(float(any(mentions(_answer_text(sim_results[j]), value) for j in range(i))))
         out.append(marks)
         given += "\n".join(scalars(turn.arguments, 1)) + "\n"
     return out
