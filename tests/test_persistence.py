@@ -92,12 +92,12 @@ def test_sigkill_mid_run_leaves_valid_state_and_trajectory(tmp_path):
     assert sorted(turns) == list(range(1, count + 1))  # no gap, no half-written turn
     lines = record.read_bytes()
     assert lines.endswith(b"\n")  # no partial line
-    samples = [json.loads(line) for line in lines.decode().splitlines()]
-    assert [s["turn_idx"] for s in samples] == list(range(1, len(samples) + 1))
+    recorded = [line for line in map(json.loads, lines.decode().splitlines()) if "trajectory" not in line]
+    assert [t["turn"] for t in recorded] == list(range(1, len(recorded) + 1))  # one line per turn, no header
     for reply in completed:  # every completed turn is in both files
         sent = reply["result"]["structuredContent"]
         turn = next(t for t in turns.values() if t["result"].get("structuredContent") == sent)
-        assert samples[turn["index"] - 1]["agentworld"]["result"]["structuredContent"] == sent
+        assert recorded[turn["index"] - 1]["result"]["structuredContent"] == sent
     # and the world goes on from the file
     sim = Simulator(load_world(TRACKER), store=state)
     assert len(await_(sim.trajectory())) == count

@@ -1,12 +1,22 @@
-"""--record PATH: one AgentWorldBench MCP line per turn, readable the way eval.py reads it."""
+"""--record PATH: one line per turn, a file that grows by the size of each turn.
+
+The lines export to AgentWorldBench samples readable the way eval.py reads them
+(tests/test_export.py checks them byte for byte against the earlier full-history recorder).
+"""
 
 from __future__ import annotations
 
+import errno
 import json
+import os
+
+import pytest
 
 from agentworld_mcp import Simulator, load_world
+from agentworld_mcp.errors import TrajectoryWriteError
+from agentworld_mcp.export import agentworldbench
 from agentworld_mcp.prompt import OBSERVATION_MARKER, system_prompt
-from agentworld_mcp.record import TrajectoryRecorder, read_trajectory
+from agentworld_mcp.record import TrajectoryRecorder, is_header, read_trajectory
 
 from .conftest import WORLDS, stdio_session
 
@@ -23,15 +33,29 @@ def eval_messages(sample: dict) -> list[dict]:
     return messages + [{"role": "user", "content": sample["current_prompt"]}]
 
 
+def turns(path) -> list[dict]:
+    return [line for line in read_trajectory(path) if not is_header(line)]
+
+
 async def test_stdio_server_records_one_line_per_turn(tmp_path):
     record = tmp_path / "trajectory.jsonl"
     async with stdio_session(str(TRACKER), "--record", str(record), "--episode", "rec") as session:
         created = await session.call_tool("create_issue", {"title": "Recorded"})
         await session.call_tool("get_issue", {"issue_id": created.structuredContent["id"]})
         missing = await session.call_tool("get_issue", {"issue_id": 999})
-    samples = read_trajectory(record)
-    assert len(samples) == 3
+    lines = read_trajectory(record)
     world = load_world(TRACKER)
+    header, recorded = lines[0], lines[1:]
+    assert is_header(header) and header["world"] == "issue-tracker" and header["system_str"] == system_prompt(world)
+    assert [(t["episode"], t["turn"], t["tool"]) for t in recorded] == [
+        ("rec", 1, "create_issue"), ("rec", 2, "get_issue"), ("rec", 3, "get_issue")]
+    assert recorded[0]["arguments"] == {"title": "Recorded"}
+    assert recorded[0]["result"]["structuredContent"] == created.structuredContent
+    assert recorded[2]["is_error"] is True and recorded[2]["result"]["content"][0]["text"] == missing.content[0].text
+    assert all(t["backend"] == "schema" and t["duration_ms"] >= 0 for t in recorded)
+
+    samples = list(agentworldbench(lines))  # what `agentworld-mcp export` writes
+    assert len(samples) == 3
     for n, sample in enumerate(samples, 1):
         assert FIELDS <= set(sample)
         assert sample["task"] == "mcp" and sample["id"] == "issue-tracker/rec"
@@ -46,17 +70,17 @@ async def test_stdio_server_records_one_line_per_turn(tmp_path):
         "name": "create_issue", "arguments": {"title": "Recorded"}}
     assert json.loads(last["response"][0].split("\n", 1)[1]) == created.structuredContent
     assert last["response"][2].endswith(missing.content[0].text)
-    assert last["agentworld"]["is_error"] is True and last["agentworld"]["tool"] == "get_issue"
-    assert samples[0]["prompt"] == last["prompt"][:1]  # earlier lines are prefixes of later ones
+    assert samples[0]["prompt"] == last["prompt"][:1]  # earlier samples are prefixes of later ones
 
 
 async def test_process_per_call_recording_keeps_the_history(tmp_path):
-    """Each process rebuilds the earlier turns from the state file, so line N holds N turns."""
+    """Each process appends its turn; the export rebuilds the history from the file."""
     state, record = tmp_path / "state.db", tmp_path / "t.jsonl"
     for title in ("one", "two", "three"):
         async with stdio_session(str(TRACKER), "--state", str(state), "--record", str(record)) as session:
             await session.call_tool("create_issue", {"title": title})
-    samples = read_trajectory(record)
+    assert [t["turn"] for t in turns(record)] == [1, 2, 3]
+    samples = list(agentworldbench(read_trajectory(record)))
     assert [s["turn_idx"] for s in samples] == [1, 2, 3]
     assert [json.loads(r.split("\n", 1)[1])["title"] for r in samples[-1]["response"]] == ["one", "two", "three"]
 
@@ -69,15 +93,52 @@ async def test_python_api_recorder_and_reset(tmp_path):
         await sim.call("create_issue", {"title": "b"}, episode="r")
         await sim.reset("r")
         await sim.call("create_issue", {"title": "c"}, episode="r")
-    samples = read_trajectory(record)
+    assert [t["turn"] for t in turns(record)] == [1, 2, 1]
+    samples = list(agentworldbench(read_trajectory(record)))
     assert [s["turn_idx"] for s in samples] == [1, 2, 1]  # a reset starts a new trajectory
     assert len(samples[-1]["prompt"]) == 1
+
+
+async def test_a_line_is_the_same_size_at_turn_1_and_turn_200(tmp_path):
+    record = tmp_path / "t.jsonl"
+    async with Simulator(load_world(TRACKER), recorders=[TrajectoryRecorder(record, fsync=False)]) as sim:
+        for _ in range(200):
+            await sim.call("get_issue", {"issue_id": 1})
+    sizes = [len(json.dumps({**t, "started_at": 0, "duration_ms": 0}, ensure_ascii=False)) for t in turns(record)]
+    assert len(sizes) == 200
+    assert sizes[-1] - sizes[0] == len("200") - len("1")  # only the turn number grows
 
 
 def test_a_partial_last_line_is_dropped_on_open(tmp_path):
     """A line cut short by an older crash (power loss) must not make the file invalid JSONL."""
     record = tmp_path / "t.jsonl"
-    record.write_text('{"task": "mcp", "turn_idx": 1}\n{"task": "mcp", "tur')
+    record.write_text('{"episode": "e", "turn": 1}\n{"episode": "e", "tur')
     TrajectoryRecorder(record).close()
-    assert record.read_text() == '{"task": "mcp", "turn_idx": 1}\n'
-    assert read_trajectory(record) == [{"task": "mcp", "turn_idx": 1}]
+    assert record.read_text() == '{"episode": "e", "turn": 1}\n'
+    assert read_trajectory(record) == [{"episode": "e", "turn": 1}]
+
+
+async def test_a_full_disk_raises_a_named_error_and_leaves_no_partial_line(tmp_path, monkeypatch):
+    record = tmp_path / "t.jsonl"
+    recorder = TrajectoryRecorder(record)
+    sim = Simulator(load_world(TRACKER), recorders=[recorder])
+    await sim.call("create_issue", {"title": "before the disk filled"}, episode="e")
+    before = record.read_bytes()
+    real_write = os.write
+
+    def disk_fills_mid_line(fd: int, data) -> int:
+        if fd != recorder._fd:
+            return real_write(fd, data)
+        real_write(fd, bytes(data[: len(data) // 2]))  # half the line lands, then the disk is full
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", disk_fills_mid_line)
+    line = TrajectoryRecorder.encode({"episode": "e", "turn": 99})
+    with pytest.raises(TrajectoryWriteError, match="the disk is full; nothing of it was written") as caught:
+        recorder.write_bytes(line)
+    assert caught.value.kind == "record_error" and "free space" in caught.value.hint
+    assert record.read_bytes() == before  # cut back: no partial line
+    monkeypatch.undo()  # space again: recording goes on, the file is whole
+    await sim.call("create_issue", {"title": "after"}, episode="e")
+    await sim.aclose()
+    assert [t["arguments"]["title"] for t in turns(record)] == ["before the disk filled", "after"]

@@ -10,6 +10,7 @@ import yaml
 
 from agentworld_mcp import Simulator, TrajectoryRecorder, load_world
 from agentworld_mcp.backends.cassette import Cassette
+from agentworld_mcp.export import agentworldbench
 
 from .conftest import ROOT, WORLDS
 from .fake_openai import FakeOpenAI
@@ -29,7 +30,7 @@ def test_every_example_world_matches_the_world_schema(path):
     jsonschema.validate(yaml.safe_load(path.read_text(encoding="utf-8")), schema("world.schema.json"))
 
 
-async def test_trajectory_lines_match_their_schema(tmp_path):
+async def test_trajectory_lines_and_exported_samples_match_their_schemas(tmp_path):
     record = tmp_path / "t.jsonl"
     recorder = TrajectoryRecorder(record)
     sim = Simulator(load_world(WORLDS / "issue-tracker.yaml"), recorders=[recorder])
@@ -38,12 +39,17 @@ async def test_trajectory_lines_match_their_schema(tmp_path):
     await sim.call("get_issue", {"issue_id": 999})
     await sim.aclose()
     lines = [json.loads(line) for line in record.read_text(encoding="utf-8").splitlines()]
-    assert len(lines) == 3
+    assert len(lines) == 4  # the world's header, then one line per turn
     for line in lines:
         jsonschema.validate(line, schema("trajectory.schema.json"))
-    broken = {**lines[0], "turn_idx": 0}
     with pytest.raises(jsonschema.ValidationError):  # the schema does constrain the lines
-        jsonschema.validate(broken, schema("trajectory.schema.json"))
+        jsonschema.validate({**lines[1], "turn": 0}, schema("trajectory.schema.json"))
+    samples = list(agentworldbench(lines))
+    assert len(samples) == 3
+    for sample in samples:
+        jsonschema.validate(sample, schema("agentworldbench.schema.json"))
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({**samples[0], "turn_idx": 0}, schema("agentworldbench.schema.json"))
 
 
 @pytest.mark.parametrize("suffix", [".json", ".yaml"])

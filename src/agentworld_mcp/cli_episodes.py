@@ -61,6 +61,9 @@ def simulator_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def add_parser(sub: Any) -> None:
+    from . import export
+
+    export.add_parser(sub)  # agentworld-mcp export: the trajectory files --record writes
     episodes = sub.add_parser(
         "episodes", help="list, show, reset or delete the episodes in a --state file",
         description="Inspect and reset the episodes kept in a state file (agentworld-mcp serve --state PATH).",
@@ -78,6 +81,12 @@ def add_parser(sub: Any) -> None:
             p.add_argument("--json", action="store_true", help="print JSON")
         if name == "show":
             p.add_argument("--turns", action="store_true", help="include the trajectory")
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from .export import run as export
+
+    return export(args)
 
 
 def run(args: argparse.Namespace) -> int:

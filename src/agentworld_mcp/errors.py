@@ -89,6 +89,12 @@ class ResponseTooLargeError(InvalidObservationError):
     kind = "response_too_large"
 
 
+class TrajectoryWriteError(SimulatorError):
+    """A ``--record`` line could not be written (a full disk, a file size limit); nothing of it was left."""
+
+    kind = "record_error"
+
+
 class CassetteMissError(SimulatorError):
     """Replay-only mode met a request that the cassette has not recorded."""
 

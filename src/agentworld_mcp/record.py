@@ -1,35 +1,35 @@
-"""Trajectory files: every turn as one JSONL line in AgentWorldBench's MCP format.
+"""Trajectory files: every turn as one JSONL line (``--record PATH``).
 
-Qwen-AgentWorld's benchmark (``eval/eval.py`` in QwenLM/Qwen-AgentWorld) reads samples with
-``task``, ``id``, ``system_str``, the ``prompt`` and ``response`` lists (one entry per turn),
-``current_prompt``, the 1-indexed ``turn_idx`` and ``total_turns``. A trajectory recorded
-here can be scored by that script, or used to train or fine-tune a world model, as is.
+A line holds one turn: the world, the episode, the turn index, the tool call, the full MCP
+result, backend, perturbations and timings (``schemas/trajectory.schema.json``). So a file
+grows by the size of each turn, whatever the episode's length. Before the first turn of a
+world, the recorder writes one header line with the world's Tool World Model system prompt;
+``agentworld-mcp export --format agentworldbench`` (:mod:`.export`) turns a file into
+AgentWorldBench's full-history samples, which ``eval.py`` from QwenLM/Qwen-AgentWorld scores.
 
-A line is written when its turn completes, so it holds the turns up to and including that
-one: ``total_turns == turn_idx`` and ``response[turn_idx - 1]`` is the observation the agent
-got. Each line is one ``write`` on a file opened for appending, then flushed and fsync'd: a
-killed process leaves every completed turn in the file and never half a line. Several
-processes may append to one file (an advisory lock keeps their lines whole).
+Each line is one ``write`` on a file opened for appending, under an advisory lock (several
+processes may append to one file), then fsync'd: a killed process leaves every completed
+turn in the file and never half a line. A write that fails (a full disk, a file size limit)
+is cut back to where it started and raises :class:`TrajectoryWriteError`; a line torn by a
+power loss is dropped when the file is next opened.
 
 Simulator failures (endpoint down, cassette miss) are not world behaviour, so they get no
-line and do not appear in later lines' history, as in the prompts of the LLM world model.
-The ``agentworld`` key carries what the format has no place for: the episode, the tool
-call, the full MCP result, timings, backend and perturbations.
+line, as they get no place in the prompts of the LLM world model.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
 from .catalog import Catalog
-from .prompt import assistant_turn, catalog_system_prompt, in_history, user_turn
 from .episode import Episode, Turn
-from .errors import ConfigError
+from .errors import ConfigError, TrajectoryWriteError
+from .prompt import catalog_system_prompt, in_history
 
 try:
     import fcntl
@@ -41,77 +41,94 @@ JSONDict = dict[str, Any]
 
 #: AgentWorldBench's task name for tool (MCP) environments.
 TASK = "mcp"
+#: The ``trajectory`` value of a header line; bumped when the line layout changes incompatibly.
+FORMAT = "agentworld-mcp/turns-1"
+
+
+def turn_line(world: str, episode: Episode, turn: Turn) -> JSONDict:
+    """The record of one turn."""
+    return {
+        "world": world, "episode": episode.id, "turn": turn.index, "tool": turn.tool,
+        "arguments": turn.arguments, "result": turn.result, "is_error": bool(turn.result.get("isError")),
+        "backend": turn.backend, "perturbations": turn.perturbations,
+        "started_at": turn.started_at, "duration_ms": turn.duration_ms,
+    }
+
+
+def header_line(catalog: Catalog, task: str = TASK) -> JSONDict:
+    """What every turn of a world shares, written once per recorder and world."""
+    return {"trajectory": FORMAT, "world": catalog.world.name, "task": task,
+            "system_str": catalog_system_prompt(catalog)}
 
 
 class TrajectoryRecorder:
-    """Appends one AgentWorldBench line per turn to ``path`` (``--record PATH``)."""
+    """Appends one line per turn to ``path`` (``--record PATH``)."""
 
-    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True, task: str = TASK,
-                 max_episodes: int = 1024) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True, task: str = TASK) -> None:
         self.path = str(path)
         self.fsync = fsync
         self.task = task
-        self.max_episodes = max_episodes
         try:
             self._fd: int | None = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         except OSError as exc:
             raise ConfigError(f"cannot open trajectory file {self.path} for appending: {exc.strerror}; "
                               "check the directory exists and is writable") from None
         self._repair_tail()
-        # Per episode: the prompt/response lists so far and the index of the last recorded turn.
-        self._history: OrderedDict[tuple[str, str], tuple[int, list[str], list[str]]] = OrderedDict()
+        self._headed: set[tuple[str, str]] = set()  # (world, system prompt) whose header this recorder wrote
 
     # -- the TurnSink protocol -------------------------------------------------------------
 
     def record(self, catalog: Catalog, episode: Episode, turn: Turn) -> None:
         if not in_history(turn):
             return
-        world = catalog.world
-        prompts, responses = self._history_before(world.name, episode, turn)
-        prompts.append(user_turn(turn.index, turn.tool, turn.arguments))
-        responses.append(assistant_turn(turn.result))
-        self._history[(world.name, episode.id)] = (turn.index, prompts, responses)
-        while len(self._history) > self.max_episodes:
-            self._history.popitem(last=False)
-        self.write(self.sample(catalog, episode, turn, prompts, responses))
+        line = self.encode(turn_line(catalog.world.name, episode, turn))
+        key = (catalog.world.name, catalog_system_prompt(catalog))
+        if key not in self._headed:
+            # One write for header and turn: a failure leaves neither, and the header is retried.
+            line = self.encode(header_line(catalog, self.task)) + line
+        self.write_bytes(line)
+        self._headed.add(key)
 
-    def sample(self, catalog: Catalog, episode: Episode, turn: Turn, prompts: list[str], responses: list[str]) -> JSONDict:
-        """One AgentWorldBench sample: the trajectory so far, evaluated at its last turn."""
-        world = catalog.world
-        return {
-            "task": self.task,
-            "id": f"{world.name}/{episode.id}",
-            "system_str": catalog_system_prompt(catalog),
-            "prompt": prompts,
-            "response": responses,
-            "current_prompt": prompts[-1],
-            "turn_idx": len(prompts),
-            "total_turns": len(prompts),
-            "agentworld": {
-                "world": world.name, "episode": episode.id, "turn": turn.index, "tool": turn.tool,
-                "arguments": turn.arguments, "result": turn.result, "is_error": bool(turn.result.get("isError")),
-                "backend": turn.backend, "perturbations": turn.perturbations,
-                "started_at": turn.started_at, "duration_ms": turn.duration_ms,
-            },
-        }
+    @staticmethod
+    def encode(line: JSONDict) -> bytes:
+        return (json.dumps(line, ensure_ascii=False, default=str) + "\n").encode()
 
     def write(self, line: JSONDict) -> None:
         """Append one line with one ``write``; flush and fsync before returning."""
+        self.write_bytes(self.encode(line))
+
+    def write_bytes(self, data: bytes) -> None:
+        """Append whole lines, or nothing: a failed write is cut back and raises TrajectoryWriteError."""
         if self._fd is None:
             raise ConfigError(f"trajectory file {self.path} is closed")
-        data = (json.dumps(line, ensure_ascii=False, default=str) + "\n").encode()
         if fcntl is not None:
             fcntl.flock(self._fd, fcntl.LOCK_EX)
         try:
-            view = memoryview(data)
-            while view:
-                written = os.write(self._fd, view)
-                view = view[written:]
-            if self.fsync:
-                os.fsync(self._fd)
+            start = os.fstat(self._fd).st_size
+            try:
+                view = memoryview(data)
+                while view:
+                    written = os.write(self._fd, view)
+                    view = view[written:]
+                if self.fsync:
+                    os.fsync(self._fd)
+            except OSError as exc:
+                self._cut_back(start)
+                why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
+                raise TrajectoryWriteError(
+                    f"could not append the turn to trajectory file {self.path}: {why}; nothing of it was written",
+                    hint="free space on the disk holding the --record file (or record elsewhere), then call again",
+                ) from exc
         finally:
             if fcntl is not None:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def _cut_back(self, size: int) -> None:
+        # Under the lock no other writer appended since ``size``: everything past it is this line.
+        try:
+            os.ftruncate(self._fd, size)  # type: ignore[arg-type]
+        except OSError as exc:  # pragma: no cover - the restart repair drops the torn tail
+            log.error("could not cut %s back to %d bytes after a failed write: %s", self.path, size, exc)
 
     def close(self) -> None:
         if self._fd is not None:
@@ -119,17 +136,6 @@ class TrajectoryRecorder:
             self._fd = None
 
     # -- helpers ---------------------------------------------------------------------------
-
-    def _history_before(self, world_name: str, episode: Episode, turn: Turn) -> tuple[list[str], list[str]]:
-        known = self._history.get((world_name, episode.id))
-        if known is not None and known[0] == turn.index - 1:
-            self._history.move_to_end((world_name, episode.id))
-            return known[1], known[2]
-        # First turn this process sees of the episode (a restart, a process per call, a reset):
-        # rebuild from the episode's own trajectory, which the store keeps.
-        earlier = [t for t in episode.turns if t.index < turn.index and in_history(t)]
-        return ([user_turn(t.index, t.tool, t.arguments) for t in earlier],
-                [assistant_turn(t.result) for t in earlier])
 
     def _repair_tail(self) -> None:
         """A line cut short by a crash of some older writer is dropped, so the file stays valid JSONL."""
@@ -176,4 +182,8 @@ def read_trajectory(path: str | os.PathLike[str]) -> list[JSONDict]:
     return lines
 
 
-__all__ = ["TASK", "TrajectoryRecorder", "read_trajectory"]
+def is_header(line: JSONDict) -> bool:
+    return isinstance(line.get("trajectory"), str) and "system_str" in line
+
+
+__all__ = ["FORMAT", "TASK", "TrajectoryRecorder", "header_line", "is_header", "read_trajectory", "turn_line"]
