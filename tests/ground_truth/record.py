@@ -137,6 +137,9 @@ MEMORY: list[tuple[str, JSONDict]] = [
     ("read_graph", {}),
     ("create_entities", {"entities": [_ENGINE]}),
     ("search_nodes", {"query": "babbage"}),
+    # arguments the advertised inputSchema refuses: what the server really does with them
+    ("open_nodes", {}),
+    ("create_entities", {"entities": [{"name": "Lovelace", "entityType": "person", "observations": [], "born": 1815}]}),
 ]
 
 NOTES: list[tuple[str, JSONDict]] = [
