@@ -20,6 +20,8 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import McpError
 
 from . import thirdparty
+from agentworld_mcp.score import RecordedTurn, turn_of
+
 from .conftest import CLI, ROOT, WORLDS, free_port, http_session, listening
 from .mirrored import raw_tools_http, raw_tools_stdio
 from .test_score_learn import filesystem_script, memory_script, proxy_session
@@ -48,11 +50,12 @@ async def direct(command: list[str], script: list[tuple[str, JSONDict]], env: di
                 return await play(session, script)
 
 
-def recorded(path: Path) -> list[JSONDict]:
+def recorded(path: Path) -> list[RecordedTurn]:
+    """The recorded calls, every line checked against the trajectory schema (either line layout)."""
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     for line in lines:
         jsonschema.validate(line, TRAJECTORY_SCHEMA)
-    return lines
+    return [turn for turn in map(turn_of, lines) if turn is not None]
 
 
 async def test_memory_over_stdio_answers_as_the_real_server_and_records_every_call(tmp_path: Path) -> None:
@@ -69,11 +72,11 @@ async def test_memory_over_stdio_answers_as_the_real_server_and_records_every_ca
     assert got == expected
     assert any(r.get("isError") for r in got), "the script includes a failing call"
 
-    lines = recorded(recording)
-    assert [line["agentworld"]["tool"] for line in lines] == [tool for tool, _ in script]
-    assert [line["agentworld"]["result"] for line in lines] == [{"isError": False, **r} for r in expected]
+    turns = recorded(recording)
+    assert [turn.tool for turn in turns] == [tool for tool, _ in script]
+    assert [turn.result for turn in turns] == [{"isError": False, **r} for r in expected]
     assert "s3cr3t-value" not in recording.read_text()
-    assert lines[5]["agentworld"]["arguments"]["api_token"] == "[redacted]"
+    assert turns[5].arguments["api_token"] == "[redacted]"
     catalog = json.loads((tmp_path / "memory.tools.json").read_text())
     assert catalog["tools"] == raw_tools_stdio(server, thirdparty.memory_env(tmp_path / "direct"))
 
@@ -112,7 +115,7 @@ async def test_streamable_http_upstream_served_over_http(tmp_path: Path) -> None
             async with http_session(url) as session:
                 got = await play(session, script)
     assert got == expected
-    assert [line["agentworld"]["is_error"] for line in recorded(recording)] == [False, False, True, True]
+    assert [bool(turn.result["isError"]) for turn in recorded(recording)] == [False, False, True, True]
 
 
 async def test_json_rpc_errors_pass_through_with_code_and_message(tmp_path: Path) -> None:
@@ -122,7 +125,7 @@ async def test_json_rpc_errors_pass_through_with_code_and_message(tmp_path: Path
     assert expected[0]["rpc_error"]["code"] == -32602
     async with proxy_session("--record", str(tmp_path / "t.jsonl"), "--", *upstream) as session:
         assert await play(session, script) == expected
-    assert [line["agentworld"]["tool"] for line in recorded(tmp_path / "t.jsonl")] == ["list_issues"]
+    assert [turn.tool for turn in recorded(tmp_path / "t.jsonl")] == ["list_issues"]
 
 
 def test_proxy_needs_exactly_one_upstream() -> None:
