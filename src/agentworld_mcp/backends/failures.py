@@ -108,14 +108,14 @@ def in_band(step: Step, failure: Prediction, convention: Convention, noun: str, 
         body = _like(convention.shape, message, noun, key, convention, step.tool.name)
     out = step.tool.output_schema
     if not out:
-        return dataclasses.replace(failure, observation=body, is_error=False, effects=[], text=None)
+        return dataclasses.replace(failure, observation=body, is_error=False, effects=[], text=None, checked=False)
     structured = _structured(out, body, message)
     if structured is None:
         return failure  # the schema has no room for a failure: isError is the only way to say it
     text = body if isinstance(body, str) else dump_json(body)
     if isinstance(structured.get("result"), bool):
         text = "false"
-    return dataclasses.replace(failure, observation=structured, is_error=False, effects=[], text=text)
+    return dataclasses.replace(failure, observation=structured, is_error=False, effects=[], text=text, checked=False)
 
 
 def _like(value: Any, message: str, noun: str, key: str | None, convention: Convention, tool: str) -> Any:

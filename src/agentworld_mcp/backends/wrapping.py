@@ -59,7 +59,8 @@ def wrap(step: Step, bare_step: Step, answer: Prediction) -> Prediction:
     said = answer.text if answer.text is not None else answer.observation
     result = as_result(said, inner, bare_step)
     marker = (step.tool.output_schema or {}).get(WRAP_MARKER) is True
-    return dataclasses.replace(answer, observation={"result": result}, text=printed(result, fastmcp=marker))
+    return dataclasses.replace(answer, observation={"result": result}, text=printed(result, fastmcp=marker),
+                               checked=False)  # a new observation: the engine validates it
 
 
 def as_result(answer: Any, schema: JSONDict, step: Step) -> Any:
