@@ -14,14 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import McpError
 
-from . import thirdparty
 from agentworld_mcp.score import RecordedTurn, turn_of
 
+from . import thirdparty
 from .conftest import CLI, ROOT, WORLDS, free_port, http_session, listening
 from .mirrored import raw_tools_http, raw_tools_stdio
 from .test_score_learn import filesystem_script, memory_script, proxy_session
@@ -131,3 +130,59 @@ async def test_json_rpc_errors_pass_through_with_code_and_message(tmp_path: Path
 def test_proxy_needs_exactly_one_upstream() -> None:
     done = thirdparty.run_cli("proxy")
     assert done.returncode == 2 and "--url URL or -- COMMAND" in done.stderr
+
+
+async def test_a_write_routed_to_sim_never_reaches_the_real_server(tmp_path: Path) -> None:
+    """A dry run against the real server: reads go to it, writes are answered by the simulator."""
+    sandbox = (tmp_path / "sandbox").resolve()
+    sandbox.mkdir()
+    (sandbox / "kept.txt").write_text("original\n")
+    before = {p.name: p.read_bytes() for p in sandbox.iterdir()}
+    recording = tmp_path / "dry.jsonl"
+    server = thirdparty.filesystem_server(sandbox)
+    async with proxy_session("--route", "write_*=sim", "--route", "edit_*=sim", "--record", str(recording),
+                             "--", *server) as session:
+        written = await session.call_tool("write_file", {"path": str(sandbox / "new.txt"), "content": "hi"})
+        # the simulator's world has the file it wrote (its state carries across sim calls)...
+        edited = await session.call_tool("edit_file", {"path": str(sandbox / "new.txt"),
+                                                       "edits": [{"oldText": "hi", "newText": "hello"}]})
+        # ...the real one does not
+        real_read = await session.call_tool("read_text_file", {"path": str(sandbox / "new.txt")})
+        kept = await session.call_tool("read_text_file", {"path": str(sandbox / "kept.txt")})
+    assert not written.isError and "new.txt" in written.content[0].text  # the simulator's answer
+    assert not edited.isError, edited.content[0].text
+    assert real_read.isError and "ENOENT" in real_read.content[0].text
+    assert kept.content[0].text == "original\n"
+    assert {p.name: p.read_bytes() for p in sandbox.iterdir()} == before
+    assert [(t.tool, t.backend) for t in _backends(recording)] == [
+        ("write_file", "schema"), ("edit_file", "schema"), ("read_text_file", "real"), ("read_text_file", "real")]
+
+
+async def test_shadow_returns_real_answers_and_records_the_simulators_predictions(tmp_path: Path) -> None:
+    server = thirdparty.memory_server()
+    script = memory_script(["Alice", "Bob", "Carol"], "Acme")
+    (tmp_path / "direct").mkdir()
+    (tmp_path / "proxied").mkdir()
+    expected = await direct(server, script, thirdparty.memory_env(tmp_path / "direct"))
+    recording = tmp_path / "memory.jsonl"
+    async with proxy_session("--shadow", "--record", str(recording), "--", *server,
+                             env=thirdparty.memory_env(tmp_path / "proxied")) as session:
+        assert await play(session, script) == expected
+    shadow = tmp_path / "memory.shadow.jsonl"
+    predictions = recorded(shadow)
+    assert [(t.tool, t.index) for t in predictions] == [(t.tool, t.index) for t in recorded(recording)]
+    done = thirdparty.run_cli("score", str(recording), "--against", str(shadow), "--json")
+    report = json.loads(done.stdout)
+    assert report["calls"] == len(script) and report["overall"]["is_error_agreement"] == 1.0, report["overall"]
+
+
+def _backends(path: Path) -> list[Any]:
+    """(tool, backend) of every recorded turn, in either line layout."""
+    from types import SimpleNamespace
+
+    out = []
+    for line in map(json.loads, path.read_text().splitlines()):
+        raw = line.get("agentworld", line)
+        if "tool" in raw:
+            out.append(SimpleNamespace(tool=raw["tool"], backend=raw["backend"]))
+    return out

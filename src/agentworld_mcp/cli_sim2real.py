@@ -30,6 +30,14 @@ def add_parsers(sub: Any) -> None:
     proxy.add_argument("--port", type=int, default=8765, help="HTTP port (default: 8765)")
     proxy.add_argument("--auth-token", default=None, metavar="TOKEN",
                        help="HTTP only: require 'Authorization: Bearer TOKEN' (default: $AGENTWORLD_AUTH_TOKEN)")
+    proxy.add_argument("--route", action="append", default=[], metavar="GLOB=MODE",
+                       help="where calls to matching tools go: real, sim (the simulator answers; the real server never "
+                       "sees the call) or shadow (real answer, the simulator's prediction recorded beside it); "
+                       "repeatable, first match wins, e.g. --route 'write_*=sim'")
+    proxy.add_argument("--shadow", action="store_true", help="shadow every tool no --route names")
+    proxy.add_argument("--world", default=None, help="the simulated world for sim and shadow (default: the server's catalog)")
+    proxy.add_argument("--backend", default=None, help="world model for sim and shadow: schema (default) or llm")
+    proxy.add_argument("--seed", type=int, default=None, help="seed of the simulator")
     proxy.add_argument("server_command", nargs=argparse.REMAINDER, help="-- COMMAND ARGS... to start a stdio server")
 
     learn = sub.add_parser(
@@ -52,6 +60,8 @@ def add_parsers(sub: Any) -> None:
     )
     score.add_argument("recordings", nargs="+", metavar="FILE.jsonl")
     score.add_argument("--world", default=None, help="world to score (default: the recording's catalog)")
+    score.add_argument("--against", action="append", default=None, metavar="FILE.shadow.jsonl",
+                       help="compare with the predictions `proxy --shadow` recorded beside the calls (no replay)")
     score.add_argument("--backend", default=None, help="world model: schema (default) or llm")
     score.add_argument("--seed", type=int, default=None)
     score.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -65,8 +75,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _proxy(args: argparse.Namespace) -> int:
     from . import transport
-    from .proxy import Proxy
+    from .engine import Simulator
+    from .proxy import Proxy, parse_routes
     from .record import TrajectoryRecorder
+    from .world import World, load_world
 
     command = list(args.server_command)
     if command and command[0] == "--":
@@ -74,11 +86,17 @@ def _proxy(args: argparse.Namespace) -> int:
     if bool(command) == bool(args.url):
         raise ConfigError("agentworld-mcp proxy: give either --url URL or -- COMMAND ARGS... (the real server)")
     token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
+    routes = parse_routes(args.route)
+    chosen = load_world(args.world) if args.world else None
+
+    def make_simulator(catalog: World) -> Simulator:
+        return Simulator.from_world(chosen or catalog, backend=args.backend, seed=args.seed)
 
     async def go() -> None:
         recorder = TrajectoryRecorder(args.record) if args.record else None
         async with transport.connect_upstream(command=command or None, url=args.url) as upstream:
-            proxy = Proxy(upstream, recorder=recorder, episode=args.episode)
+            proxy = Proxy(upstream, recorder=recorder, episode=args.episode, routes=routes,
+                          default_mode="shadow" if args.shadow else "real", make_simulator=make_simulator)
             try:
                 await proxy.start()
                 if args.transport == "stdio":
@@ -89,7 +107,7 @@ def _proxy(args: argparse.Namespace) -> int:
                         on_ready=lambda url: print(f"agentworld-mcp: proxying {proxy.name} at {url}",
                                                    file=sys.stderr, flush=True))
             finally:
-                proxy.close()
+                await proxy.aclose()
 
     asyncio.run(go())
     return 0
@@ -108,7 +126,8 @@ def _learn(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace) -> int:
     from .score import format_table, score_files
 
-    report = asyncio.run(score_files(args.recordings, world=args.world, backend=args.backend, seed=args.seed))
+    report = asyncio.run(score_files(args.recordings, world=args.world, backend=args.backend, seed=args.seed,
+                                     shadow=args.against))
     if args.json:
         import json
 

@@ -8,6 +8,13 @@ client with the same code and message (the SDK plumbing is in :mod:`.transport`)
 arguments redacted. The catalog the server listed at start is written beside the
 recording as ``FILE.tools.json`` (a tools/list dump, itself a world file), which
 ``agentworld-mcp learn`` and ``score`` read.
+
+Routing (``--route GLOB=real|sim|shadow``, first match wins; ``--shadow`` makes shadow the
+default): ``sim`` answers a tool from the simulator and never calls the real server (a dry
+run of writes); ``shadow`` returns the real answer and has the simulator predict the same
+call beside it, teacher-forced: its episode's history holds the real answers, not its own.
+Shadow predictions are recorded to ``FILE.shadow.jsonl`` under the same episode and turn
+as the real call, so ``score FILE.jsonl --against FILE.shadow.jsonl`` compares them.
 """
 
 from __future__ import annotations
@@ -15,15 +22,22 @@ from __future__ import annotations
 import json
 import logging
 import os
+import fnmatch
 import re
 import time
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .catalog import Catalog
 from .episode import DEFAULT_EPISODE, META_EPISODE, Episode, Turn, episode_id
+from .errors import ConfigError
 from .record import TrajectoryRecorder
 from .world import World, load_world_data
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .engine import Simulator
 
 log = logging.getLogger("agentworld_mcp.proxy")
 JSONDict = dict[str, Any]
@@ -33,6 +47,8 @@ SECRET_NAME = re.compile(r"token|secret|password|passwd|authorization|api[_-]?ke
 REDACTED = "[redacted]"
 #: What the recorded turns name as their world model.
 REAL_BACKEND = "real"
+#: Where a tool's calls go.
+MODES = ("real", "sim", "shadow")
 
 
 class UpstreamClient(Protocol):
@@ -58,6 +74,24 @@ def redact(value: Any) -> Any:
     return value
 
 
+def parse_routes(specs: list[str]) -> list[tuple[str, str]]:
+    """``["write_*=sim", "read_file=real"]`` -> ``[("write_*", "sim"), ("read_file", "real")]``."""
+    routes = []
+    for spec in specs:
+        glob, _, mode = spec.rpartition("=")
+        if not glob or mode not in MODES:
+            raise ConfigError(f"--route {spec!r}: expected GLOB=MODE with MODE one of {', '.join(MODES)}, "
+                              "e.g. --route 'write_*=sim'")
+        routes.append((glob, mode))
+    return routes
+
+
+def shadow_path(recording: str | os.PathLike[str]) -> Path:
+    """Where shadow predictions go: ``FILE.jsonl`` -> ``FILE.shadow.jsonl``."""
+    path = Path(recording)
+    return path.with_name(f"{path.stem}.shadow{path.suffix or '.jsonl'}")
+
+
 def catalog_path(recording: str | os.PathLike[str]) -> Path:
     """Where the catalog of a recording lives: ``FILE.jsonl`` -> ``FILE.tools.json``."""
     path = Path(recording)
@@ -68,9 +102,15 @@ class Proxy:
     """Forwards calls to ``upstream`` and records each one as a turn of its episode."""
 
     def __init__(self, upstream: UpstreamClient, *, recorder: TrajectoryRecorder | None = None,
-                 episode: str | None = None) -> None:
+                 episode: str | None = None, routes: list[tuple[str, str]] | None = None, default_mode: str = "real",
+                 make_simulator: Callable[[World], Simulator] | None = None) -> None:
         self.upstream = upstream
         self.recorder = recorder
+        self.routes = list(routes or [])
+        self.default_mode = default_mode
+        self._make_simulator = make_simulator
+        self.sim: Simulator | None = None
+        self._shadow_recorder: TrajectoryRecorder | None = None
         self.name = upstream.name
         self.version = upstream.version
         self.instructions = upstream.instructions
@@ -83,10 +123,16 @@ class Proxy:
     async def start(self) -> None:
         """List the real server's tools once: the recording's catalog (written beside it)."""
         self.tools = await self.upstream.list_tools()
+        world = _world_of(self.tools, self.name)
+        if {mode for _, mode in self.routes} | {self.default_mode} != {"real"}:
+            if self._make_simulator is None:
+                raise ConfigError("routing to sim or shadow needs a simulator")
+            self.sim = self._make_simulator(world)
         if self.recorder is None:
             return
-        world = _world_of(self.tools, self.name)
         self._catalog = Catalog(world)
+        if self.sim is not None and "shadow" in {mode for _, mode in self.routes} | {self.default_mode}:
+            self._shadow_recorder = TrajectoryRecorder(shadow_path(self.recorder.path))
         sidecar = catalog_path(self.recorder.path)
         sidecar.write_text(json.dumps({"tools": self.tools}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         log.info("recording %s: catalog of %d tools in %s", self.recorder.path, len(self.tools), sidecar)
@@ -94,25 +140,62 @@ class Proxy:
     async def list_tools_page(self, cursor: str | None) -> JSONDict:
         return await self.upstream.list_tools_page(cursor)
 
+    def mode_for(self, tool: str) -> str:
+        """``real``, ``sim`` or ``shadow``: the first route whose glob matches, else the default."""
+        return next((mode for glob, mode in self.routes if fnmatch.fnmatchcase(tool, glob)), self.default_mode)
+
     async def call_tool(self, name: str, arguments: JSONDict, meta: JSONDict | None) -> JSONDict:
         started, t0 = time.time(), time.perf_counter()
-        result = await self.upstream.call_tool(name, arguments, meta)  # a JSON-RPC error passes through unrecorded
-        if self.recorder is not None and self._catalog is not None:
-            selected = episode_id((meta or {}).get(META_EPISODE)) or self.default_episode or DEFAULT_EPISODE
-            ep = self._episodes.get(selected)
-            if ep is None:
-                ep = self._episodes[selected] = Episode.new(self._catalog.world, selected, 0)
-            # MCP's default made explicit: the trajectory format (and its readers) expect isError.
-            kept = result if "isError" in result else {**result, "isError": False}
-            turn = Turn(ep.next_turn, name, redact(arguments), kept, REAL_BACKEND, [], started,
-                        round((time.perf_counter() - t0) * 1000, 3))
-            ep.turns.append(turn)
-            self.recorder.record(self._catalog, ep, turn)
+        selected = episode_id((meta or {}).get(META_EPISODE)) or self.default_episode or DEFAULT_EPISODE
+        mode = self.mode_for(name)
+        if mode == "sim" and self.sim is not None:  # never reaches the real server
+            result, backend = (await self.sim.call(name, arguments, episode=selected)).to_dict(), self.sim.backend.name
+        else:  # a JSON-RPC error from the real server passes through, unrecorded
+            result, backend = await self.upstream.call_tool(name, arguments, meta), REAL_BACKEND
+        turn = self._record(selected, name, arguments, result, backend, started, t0)
+        if mode == "shadow" and self.sim is not None:
+            await self._shadow(selected, name, arguments, result, turn)
         return result
 
-    def close(self) -> None:
-        if self.recorder is not None:
-            self.recorder.close()
+    def _record(self, selected: str, name: str, arguments: JSONDict, result: JSONDict, backend: str,
+                started: float, t0: float) -> Turn | None:
+        if self.recorder is None or self._catalog is None:
+            return None
+        ep = self._episodes.get(selected)
+        if ep is None:
+            ep = self._episodes[selected] = Episode.new(self._catalog.world, selected, 0)
+        # MCP's default made explicit: the trajectory format (and its readers) expect isError.
+        kept = result if "isError" in result else {**result, "isError": False}
+        turn = Turn(ep.next_turn, name, redact(arguments), kept, backend, [], started,
+                    round((time.perf_counter() - t0) * 1000, 3))
+        ep.turns.append(turn)
+        self.recorder.record(self._catalog, ep, turn)
+        return turn
+
+    async def _shadow(self, selected: str, name: str, arguments: JSONDict, real: JSONDict, turn: Turn | None) -> None:
+        """The simulator's prediction of a call the real server answered, then the real answer in its place."""
+        assert self.sim is not None
+        sim = self.sim
+        shadow_episode = f"shadow:{selected}"
+        try:
+            outcome = await sim.run(name, arguments, episode=shadow_episode)
+        except Exception as exc:  # a tool the simulated world lacks: the client has its real answer anyway
+            log.warning("shadow prediction of %s failed: %s", name, exc)
+            return
+        async with sim.store.session(shadow_episode, lambda e: Episode.new(sim.world, e, sim.seed)) as ep:
+            if ep.turns:  # teacher forcing: the next prediction sees the real history
+                ep.turns[-1].result = real if "isError" in real else {**real, "isError": False}
+        if self._shadow_recorder is not None and self._catalog is not None and turn is not None and outcome.turn:
+            predicted = Turn(turn.index, name, turn.arguments, outcome.result.to_dict(), sim.backend.name,
+                             outcome.turn.perturbations, outcome.turn.started_at, outcome.turn.duration_ms)
+            self._shadow_recorder.record(self._catalog, self._episodes[selected], predicted)
+
+    async def aclose(self) -> None:
+        for recorder in (self.recorder, self._shadow_recorder):
+            if recorder is not None:
+                recorder.close()
+        if self.sim is not None:
+            await self.sim.aclose()
 
 
 def _world_of(tools: list[JSONDict], name: str) -> World:
@@ -124,4 +207,4 @@ def _world_of(tools: list[JSONDict], name: str) -> World:
         return World.model_construct(name=name, tools=tools)
 
 
-__all__ = ["REDACTED", "Proxy", "SECRET_NAME", "catalog_path", "redact"]
+__all__ = ["MODES", "REDACTED", "Proxy", "SECRET_NAME", "catalog_path", "parse_routes", "redact", "shadow_path"]

@@ -184,31 +184,51 @@ async def replay(world: World, episodes: dict[str, list[RecordedTurn]], *, backe
     """Replay every episode in a fresh simulator episode; the report (per tool, overall, per turn)."""
     from .engine import Simulator
 
-    per_tool: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    rows: list[JSONDict] = []
+    answers: dict[str, list[JSONDict]] = {}
     async with Simulator.from_world(world, backend=backend, seed=seed) as sim:
         for number, (key, turns) in enumerate(episodes.items(), 1):
-            sim_results: list[JSONDict] = []
-            episode = f"score-{number}"
+            answers[key] = []
             for turn in turns:
                 try:
-                    outcome = await sim.run(turn.tool, turn.arguments, episode=episode)
-                    sim_results.append(outcome.result.to_dict())
+                    outcome = await sim.run(turn.tool, turn.arguments, episode=f"score-{number}")
+                    answers[key].append(outcome.result.to_dict())
                 except UnknownToolError as exc:
-                    sim_results.append({"content": [{"type": "text", "text": str(exc)}], "isError": True})
-            for turn, sim_result, marks in zip(turns, sim_results, carried(turns, sim_results)):
-                figures = compare(turn.result, sim_result)
-                if marks:
-                    figures["carried_values"] = sum(marks) / len(marks)
-                for name, value in figures.items():
-                    per_tool[turn.tool][name].append(value)
-                rows.append({"episode": key, "turn": turn.index, "tool": turn.tool, **figures})
+                    answers[key].append({"content": [{"type": "text", "text": str(exc)}], "isError": True})
+    return evaluate(world.name, episodes, answers)
+
+
+def against(episodes: dict[str, list[RecordedTurn]], predictions: dict[str, list[RecordedTurn]]) -> JSONDict:
+    """The report for predictions recorded beside the real calls (``proxy --shadow``), nothing replayed:
+    a prediction pairs with the real call of the same episode and turn."""
+    predicted = {(t.episode, t.index): t.result for turns in predictions.values() for t in turns}
+    kept: dict[str, list[RecordedTurn]] = {}
+    answers: dict[str, list[JSONDict]] = {}
+    for key, turns in episodes.items():
+        paired = [t for t in turns if (t.episode, t.index) in predicted]
+        if paired:
+            kept[key], answers[key] = paired, [predicted[(t.episode, t.index)] for t in paired]
+    return evaluate("shadow", kept, answers)
+
+
+def evaluate(name: str, episodes: dict[str, list[RecordedTurn]], answers: dict[str, list[JSONDict]]) -> JSONDict:
+    """Compare each recorded answer with the simulated one at the same place of ``answers``."""
+    per_tool: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    rows: list[JSONDict] = []
+    for key, turns in episodes.items():
+        sim_results = answers[key]
+        for turn, sim_result, marks in zip(turns, sim_results, carried(turns, sim_results)):
+            figures = compare(turn.result, sim_result)
+            if marks:
+                figures["carried_values"] = sum(marks) / len(marks)
+            for figure, value in figures.items():
+                per_tool[turn.tool][figure].append(value)
+            rows.append({"episode": key, "turn": turn.index, "tool": turn.tool, **figures})
     tools = {tool: _summary(figs) for tool, figs in sorted(per_tool.items())}
     overall_figs: dict[str, list[float]] = defaultdict(list)
     for figs in per_tool.values():
-        for name, values in figs.items():
-            overall_figs[name].extend(values)
-    return {"world": world.name, "episodes": len(episodes), "calls": len(rows), "tools": tools,
+        for figure, values in figs.items():
+            overall_figs[figure].extend(values)
+    return {"world": name, "episodes": len(episodes), "calls": len(rows), "tools": tools,
             "overall": _summary(overall_figs), "turns": rows}
 
 
@@ -223,10 +243,13 @@ def _summary(figs: dict[str, list[float]]) -> JSONDict:
 
 
 async def score_files(paths: list[str], *, world: str | os.PathLike[str] | World | None = None,
-                      backend: str | None = None, seed: int | None = None) -> JSONDict:
+                      backend: str | None = None, seed: int | None = None,
+                      shadow: list[str] | None = None) -> JSONDict:
     """``agentworld-mcp score``: the report for the recordings at ``paths`` against ``world``
-    (default: the catalog recorded beside them)."""
+    (default: the catalog recorded beside them), or against the ``shadow`` predictions recorded beside them."""
     episodes = read_episodes(list(paths))
+    if shadow:
+        return against(episodes, read_episodes(list(shadow)))
     if isinstance(world, World):
         loaded = world
     else:
@@ -250,5 +273,5 @@ def format_table(report: JSONDict) -> str:
             + "\n".join(lines) + f"\nscore: {report['overall']['score']:.3f}")
 
 
-__all__ = ["METRICS", "RecordedTurn", "compare", "format_table", "key_paths", "read_episodes", "replay",
+__all__ = ["METRICS", "RecordedTurn", "against", "compare", "evaluate", "format_table", "key_paths", "read_episodes", "replay",
            "score_files", "turn_of"]

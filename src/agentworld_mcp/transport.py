@@ -429,7 +429,10 @@ def build_proxy_server(handler: Any) -> Server:
         params = request.params
         meta = (params.meta.model_dump(mode="json", by_alias=True, exclude_none=True)
                 if params.meta is not None else None)
-        result = await handler.call_tool(params.name, params.arguments or {}, meta)
+        try:
+            result = await handler.call_tool(params.name, params.arguments or {}, meta)
+        except (UnknownToolError, ConfigError) as exc:  # a call routed to a simulated world that lacks the tool
+            raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=str(exc))) from None
         return _Verbatim(result)  # type: ignore[return-value]
 
     _register(server, types.ListToolsRequest, list_tools)
