@@ -46,6 +46,7 @@ from .engine import Simulator
 from .episode import EPISODE_HEADER
 from .errors import ConfigError
 from .result import ToolResult
+from .scripted import ScriptedChatModel, ScriptError  # re-exported: agent tests without an API key
 from .toolworld import Overlay, world_from_definitions
 from .world import World, load_world
 
@@ -61,7 +62,7 @@ WorldSource = World | Simulator | str | os.PathLike[str]
 __all__ = [
     "SimulatedTool", "SimulatedTools", "SimulatedToolError", "ThreadEpisodes", "ToolCallWrapper", "AsyncToolCallWrapper",
     "atool_call_wrapper", "episode_from_config", "make_simulator", "simulate_tools", "simulated_tools",
-    "tool_call_wrapper", "world_from_tools",
+    "tool_call_wrapper", "world_from_tools", "ScriptedChatModel", "ScriptError",
 ]
 
 

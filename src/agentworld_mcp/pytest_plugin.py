@@ -22,13 +22,18 @@ False) and ``episode``. ``agentworld.use(...)`` takes the same settings inside a
 Command-line options set the cassette policy for the whole run, e.g. in CI::
 
     pytest --agentworld-record-mode none --agentworld-cassette-dir tests/cassettes
+
+When a test using the fixture fails (an ``assert`` too), its report gets a section listing
+the calls made, per episode. ``--agentworld-save DIR`` writes each test's trajectory, one
+JSON line per turn, to ``DIR/<test id>.jsonl`` (``agentworld-mcp report`` renders it).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -61,6 +66,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "new_episodes, none (replay only: CI), all (re-record)")
     group.addoption("--agentworld-cassette-dir", default=None, metavar="DIR",
                     help="where cassettes live (default: a 'cassettes' folder beside each test file)")
+    group.addoption("--agentworld-save", default=None, metavar="DIR",
+                    help="write each agentworld test's trajectory (one JSON line per turn) to DIR/<test id>.jsonl")
     group.addoption("--agentworld-backend", choices=BACKENDS, default=None,
                     help="world model for every agentworld test (default: each world file's backend.type, "
                          "else schema)")
@@ -90,6 +97,17 @@ def pytest_report_header(config: pytest.Config) -> str:
     return f"agentworld: backend={backend}, record mode={mode}, cassette dir={where}"
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport,
+                                                                                           pytest.TestReport]:
+    """A failed test that used the fixture shows the calls it made, however it failed."""
+    report = yield
+    env = getattr(item, "funcargs", {}).get("agentworld")
+    if report.failed and isinstance(env, AgentWorld):
+        report.sections.append((f"agentworld: calls made ({report.when})", env.calls_by_episode()))
+    return report
+
+
 def _option(config: pytest.Config, name: str) -> str | None:
     value = config.getoption(f"agentworld_{name}", default=None)
     if value is None:
@@ -108,6 +126,9 @@ def agentworld(request: pytest.FixtureRequest) -> Iterator[AgentWorld]:
         yield env
     finally:
         env.close()
+        save = request.config.getoption("agentworld_save", default=None)
+        if save and env.turns:
+            env.save(Path(save) / (_file_name(request.node.nodeid) + ".jsonl"))
 
 
 def _marker_settings(request: pytest.FixtureRequest) -> dict[str, Any]:
@@ -166,11 +187,13 @@ class Call:
     arguments: dict[str, Any]
     result: ToolResult
     episode: str
+    perturbations: tuple[str, ...] = ()  # kinds of the perturbations injected into this call
 
     def __str__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.arguments.items())
         outcome = f" -> error: {_first_line(self.result.text)}" if self.result.is_error else ""
-        return f"{self.tool}({args}){outcome}"
+        injected = f" [injected: {', '.join(self.perturbations)}]" if self.perturbations else ""
+        return f"{self.tool}({args}){outcome}{injected}"
 
 
 @dataclass
@@ -178,12 +201,17 @@ class _CallLog:
     """The fixture's TurnSink: every call of the test, whichever way it arrived."""
 
     calls: list[Call] = field(default_factory=list)
+    #: Every turn as one trajectory line (``--agentworld-save``), in the order the calls were answered.
+    lines: list[dict[str, Any]] = field(default_factory=list)
 
     def record(self, catalog: Catalog, episode: Episode, turn: Turn) -> None:
         from .result import ToolResult
 
+        kinds = tuple(str(p.get("kind", "?")) for p in turn.perturbations)
         self.calls.append(Call(len(self.calls) + 1, turn.tool, dict(turn.arguments),
-                               ToolResult.from_dict(turn.result), episode.id))
+                               ToolResult.from_dict(turn.result), episode.id, kinds))
+        self.lines.append({"world": catalog.world.name, "episode": episode.id, **turn.to_dict(),
+                           "turn": turn.index, "is_error": bool(turn.result.get("isError"))})
 
 
 class AgentWorld:
@@ -384,6 +412,33 @@ class AgentWorld:
     def call_names(self) -> list[str]:
         return [c.tool for c in self._calls.calls]
 
+    @property
+    def turns(self) -> list[dict[str, Any]]:
+        """Every turn of the test as a trajectory line (episode, turn, tool, arguments, result, ...)."""
+        return list(self._calls.lines)
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the test's trajectory, one JSON line per turn (``agentworld-mcp report`` reads it)."""
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("".join(json.dumps(line, ensure_ascii=False, default=str) + "\n" for line in self._calls.lines),
+                          encoding="utf-8")
+        return target
+
+    def calls_by_episode(self) -> str:
+        """The calls made, grouped by episode: what a failed test's report shows."""
+        if not self._calls.calls:
+            return "No tool calls were made." + ("" if self._sim is not None or self.configured else
+                                                 " (the fixture has no world)")
+        episodes: dict[str, list[Call]] = {}
+        for c in self._calls.calls:
+            episodes.setdefault(c.episode, []).append(c)
+        blocks = []
+        for episode, calls in episodes.items():
+            listed = "\n".join(f"  {c.index}. {c}" for c in calls)
+            blocks.append(f"episode {episode!r} ({len(calls)} call(s)):\n{listed}")
+        return "\n".join(blocks)
+
     # -- assertions ----------------------------------------------------------------------
     def assert_called(self, tool: str, *, times: int | None = None) -> None:
         """``tool`` was called (exactly ``times`` times, if given)."""
@@ -450,6 +505,11 @@ def _is_world_object(value: Any) -> bool:
     from .world import World
 
     return isinstance(value, (World, dict))
+
+
+def _file_name(node_id: str) -> str:
+    """A test id as a file name: ``tests/test_a.py::test_b[x]`` -> ``tests_test_a.py_test_b_x``."""
+    return re.sub(r"[^\w.-]+", "_", node_id).strip("_")
 
 
 def _times(n: int) -> str:
