@@ -7,6 +7,7 @@ Chromium builds from it (Debian's ``chromium`` package; ``AGENTWORLD_SKIP_BROWSE
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -95,6 +96,12 @@ async def record(tmp_path: Path) -> tuple[Path, Path]:
     return traj, state
 
 
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """One recording shared by the tests that only read it (each stdio server costs seconds)."""
+    return asyncio.run(record(tmp_path_factory.mktemp("recorded")))
+
+
 def report(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([*CLI, "report", *args], capture_output=True, text=True, timeout=120)
 
@@ -118,8 +125,9 @@ EXPECTED = [
 ]
 
 
-async def test_report_of_a_recorded_trajectory_reads_as_a_timeline_in_a_browser(tmp_path: Path) -> None:
-    traj, _ = await record(tmp_path)
+def test_report_of_a_recorded_trajectory_reads_as_a_timeline_in_a_browser(tmp_path: Path,
+                                                                          recorded: tuple[Path, Path]) -> None:
+    traj, _ = recorded
     page = tmp_path / "report.html"
     made = report(str(traj), "-o", str(page), "--world", str(TRACKER))
     assert made.returncode == 0, made.stderr
@@ -144,8 +152,9 @@ async def test_report_of_a_recorded_trajectory_reads_as_a_timeline_in_a_browser(
     assert "http://" not in markup.split("<main>")[0] and "https://" not in markup.split("<main>")[0]  # no CDN
 
 
-async def test_both_trajectory_line_formats_and_the_state_file_give_the_same_report(tmp_path: Path) -> None:
-    traj, state = await record(tmp_path)
+def test_both_trajectory_line_formats_and_the_state_file_give_the_same_report(tmp_path: Path,
+                                                                             recorded: tuple[Path, Path]) -> None:
+    traj, state = recorded
     lines = [json.loads(line) for line in traj.read_text().splitlines()]
     # the per-turn data, whichever format was written (a per-turn file's world header is no turn)
     turns = [line.get("agentworld", line) for line in lines if "trajectory" not in line]
@@ -167,6 +176,23 @@ async def test_both_trajectory_line_formats_and_the_state_file_give_the_same_rep
     dom = DOM(page.read_text(encoding="utf-8"))
     assert [r[:2] for r in rows(dom)] == [r[:2] for r in EXPECTED * 2]
     assert any("--world WORLD" in p.text for p in dom.all("p", "none"))
+
+
+def test_fidelity_scores_carried_by_turns_are_shown_per_tool(tmp_path: Path, recorded: tuple[Path, Path]) -> None:
+    traj, _ = recorded
+    lines = [json.loads(line) for line in traj.read_text().splitlines()]
+    turns = [line.get("agentworld", line) for line in lines if "trajectory" not in line]
+    scored = [{**t, "info": {"fidelity": {"score": 0.5 + 0.1 * (i % 2)}}} for i, t in enumerate(turns[:6])]
+    (tmp_path / "scored.jsonl").write_text("".join(json.dumps(t) + "\n" for t in scored))
+    page = tmp_path / "scored.html"
+    assert report(str(tmp_path / "scored.jsonl"), "-o", str(page)).returncode == 0
+    dom = DOM(page.read_text(encoding="utf-8"))
+    [table] = dom.all("table", "fidelity")
+    cells = [[c.text for c in dom.elements if c.tag == "td" and c.parent is row]
+             for row in dom.elements if row.tag == "tr" and row.parent is table]
+    assert [c for c in cells if c] == [["add_comment", "2", "0.550", "0.500"], ["create_issue", "1", "0.600", "0.600"],
+                                       ["get_issue", "1", "0.600", "0.600"], ["list_issues", "1", "0.500", "0.500"],
+                                       ["update_issue", "1", "0.500", "0.500"]]
 
 
 def test_report_usage_errors_are_one_line(tmp_path: Path) -> None:
@@ -195,8 +221,8 @@ async def test_admin_report_page_of_a_running_server(tmp_path: Path) -> None:
     assert not dom.all("script")
 
 
-async def test_episodes_show_turns_prints_a_timeline(tmp_path: Path) -> None:
-    _, state = await record(tmp_path)
+def test_episodes_show_turns_prints_a_timeline(recorded: tuple[Path, Path]) -> None:
+    _, state = recorded
     shown = subprocess.run([*CLI, "episodes", "show", "--state", str(state), "triage", "--turns"],
                            capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0, shown.stderr
