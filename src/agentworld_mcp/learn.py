@@ -11,7 +11,11 @@ language model shows, so both world models use it the same way:
 * ``demonstrations``: per tool a bounded, diverse selection of real calls and answers
   (errors first, then answers of a shape or argument set not shown yet). The deterministic
   model takes from them the server's error wording and whether failures are ``isError``
-  or text; the language model sees them in its prompt.
+  or text; the language model sees them in its prompt;
+* ``seed``: the entities the server already held, as its read, list and search answers
+  showed them before the episode's first other call (after it, an answer may show what the
+  episode itself changed). A list of objects under a field named after a collection of the
+  catalog (``entities``, ``relations``), or a list tool's bare list, is that collection.
 """
 
 from __future__ import annotations
@@ -21,9 +25,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .catalog import Catalog
+from .catalog import Catalog, ToolSpec
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from .errors import ConfigError
+from .roles import collection_name
 from .score import RecordedTurn, json_of, key_paths, read_episodes, recorded_catalog, text_of
 from .world import World, load_world, load_world_data
 
@@ -32,6 +37,10 @@ JSONDict = dict[str, Any]
 MAX_DEMONSTRATIONS = 4
 #: A demonstration's text longer than this is not shown (a file's whole content is not a wording).
 MAX_RESPONSE_CHARS = 2000
+#: At most this many seeded entities per collection (a world file stays readable).
+MAX_SEED = 200
+#: Tools whose answers show state without changing it.
+_OBSERVING = ("list", "search", "read")
 
 
 def sample_of(turn: RecordedTurn) -> Sample:
@@ -61,6 +70,39 @@ def select_demonstrations(samples: list[Sample], limit: int) -> list[Sample]:
     return chosen
 
 
+def observed_seed(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> dict[str, list[JSONDict]]:
+    """What the server held before each episode changed anything (see the module doc)."""
+    collections = {spec.role.collection for spec in catalog if spec.role.collection}
+    seed: dict[str, list[JSONDict]] = {}
+    seen: set[str] = set()
+    for turns in episodes.values():
+        for turn in turns:
+            spec = catalog.get(turn.tool)
+            if spec is None or spec.role.kind not in _OBSERVING:
+                break
+            if turn.result.get("isError"):
+                continue
+            for collection, items in _entity_lists(json_of(turn.result), spec, collections):
+                for item in items:
+                    text = json.dumps([collection, item], sort_keys=True)
+                    if text not in seen and len(seed.get(collection, ())) < MAX_SEED:
+                        seen.add(text)
+                        seed.setdefault(collection, []).append(item)
+    return seed
+
+
+def _entity_lists(answer: Any, spec: ToolSpec, collections: set[str]) -> list[tuple[str, list[JSONDict]]]:
+    def objects(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+
+    if objects(answer) and spec.role.collection and spec.role.kind in ("list", "search"):
+        return [(spec.role.collection, answer)]
+    if isinstance(answer, dict):
+        return [(collection_name(k), v) for k, v in answer.items()
+                if objects(v) and collection_name(k) in collections]
+    return []
+
+
 def learn_world(recordings: list[str], *, catalog: str | None = None, name: str | None = None,
                 max_demonstrations: int = MAX_DEMONSTRATIONS, output: str | os.PathLike[str] | None = None
                 ) -> tuple[JSONDict, str]:
@@ -87,10 +129,14 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     data: JSONDict = {"name": name or (Path(output).stem if output else base.name), "scenario": base.scenario,
                       "tools": [dict(t) for t in base.tools]}
     data, added = apply(data, base, found)
+    seed = observed_seed(episodes, compiled)
+    if seed:
+        data["seed"] = {**seed, **(data.get("seed") or {})}  # a catalog's own seed wins
     shaped = sum(1 for f in found if f.shape is not None)
     calls = sum(len(s) for s in by_tool.values())
     summary = (f"{len(base.tools)} tools, {calls} recorded calls in {len(episodes)} episode(s), "
-               f"{shaped} output shapes, {added} demonstrations")
+               f"{shaped} output shapes, {added} demonstrations, "
+               f"{sum(len(v) for v in seed.values())} seed entities")
     return data, summary
 
 
@@ -114,4 +160,4 @@ def write_learned(path: str | os.PathLike[str], data: JSONDict) -> Path:
     return out
 
 
-__all__ = ["MAX_DEMONSTRATIONS", "learn_world", "sample_of", "select_demonstrations", "write_learned"]
+__all__ = ["MAX_DEMONSTRATIONS", "learn_world", "observed_seed", "sample_of", "select_demonstrations", "write_learned"]
