@@ -470,7 +470,7 @@ async def serve_proxy_http(handler: Any, *, host: str = "127.0.0.1", port: int =
     app = Starlette(routes=[Route(path, endpoint=_Asgi(handle), methods=["GET", "POST", "DELETE"]),
                             Mount(path, app=handle)], lifespan=lifespan)
     hosts = [host] if host not in ("0.0.0.0", "::", "") else []
-    guarded = HttpGuard(app, methods=CLIENT_METHODS, mcp_path=path, token=auth_token, allowed_hosts=hosts,
+    guarded = HttpGuard(typing.cast(Any, app), methods=CLIENT_METHODS, mcp_path=path, token=auth_token, allowed_hosts=hosts,
                         allowed_origins=())
     guarded.router = app.router  # type: ignore[attr-defined]
     userver = uvicorn.Server(uvicorn.Config(guarded, host=host, port=port, log_level="warning", lifespan="on"))
