@@ -210,8 +210,9 @@ class _CallLog:
         kinds = tuple(str(p.get("kind", "?")) for p in turn.perturbations)
         self.calls.append(Call(len(self.calls) + 1, turn.tool, dict(turn.arguments),
                                ToolResult.from_dict(turn.result), episode.id, kinds))
-        self.lines.append({"world": catalog.world.name, "episode": episode.id, **turn.to_dict(),
-                           "turn": turn.index, "is_error": bool(turn.result.get("isError"))})
+        from .record import turn_line  # the --record line layout (schemas/trajectory.schema.json)
+
+        self.lines.append(turn_line(catalog.world.name, episode, turn))
 
 
 class AgentWorld:
