@@ -136,8 +136,11 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
     _merge_verb_collections(roles, every)
     _keys_named_by_noun(roles, every)
     _merge_messages(roles, every)
+    _aspects_join_their_entity(roles, every)
     _creates_by_description(roles, every)
+    _creates_by_noun(roles, every)
     entities = _entities(roles, every, texts, seed or {}, examples)
+    _nested_children(roles, every, entities)
     creatable = {r.collection for r in roles.values() if r.kind == "create"}
     for name, role in list(roles.items()):
         entity = entities.get(role.collection) if role.style == "record" else None
@@ -314,6 +317,70 @@ def _creates_by_description(roles: dict[str, ToolRole], tools: dict[str, JSONDic
         if own_keys & described and not own_keys & set(_props(tool)):
             roles[name] = dataclasses.replace(role, kind="create", filters=(), query_arg=None, count_fields=(),
                                               items_field=None)
+
+
+def _has_kind(roles: dict[str, ToolRole], collection: str, kinds: tuple[str, ...]) -> bool:
+    return any(r.collection == collection and r.style == "record" and r.kind in kinds for r in roles.values())
+
+
+def _aspects_join_their_entity(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
+    """``open_task_details(taskId)``, ``get_user_profile(user_id)``, ``approve_task_completion(taskId)``:
+    a keyed tool whose key names an entity of its own name, and whose own collection (``details``,
+    ``profiles``) nothing creates or lists, reads or changes that entity."""
+    from .roles import _id_stem, collection_name
+
+    for name, role in list(roles.items()):
+        if role.style != "record" or role.kind not in ("read", "update", "delete") or not role.key_args:
+            continue
+        arg = role.key_args[-1]
+        stem = _id_stem(arg) if arg.endswith(("_id", "Id")) else None
+        target = collection_name(stem) if stem else None
+        if not stem or target == role.collection or stem not in words(tools[name]["name"]):
+            continue
+        if _has_kind(roles, role.collection, ("create", "list", "search")):
+            continue
+        roles[name] = dataclasses.replace(role, collection=target, key_args=(arg,))
+
+
+def _creates_by_noun(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
+    """``request_planning`` "Register a new user request...": a tool named after an entity other tools
+    keep (``requestId``), that nothing else creates, and whose description starts with a create verb."""
+    from .roles import collection_name
+
+    keys = _key_args_by_collection(roles)
+    for name, role in list(roles.items()):
+        tool = tools[name]
+        if role.style != "record" or role.kind != "action":
+            continue
+        first = words(tool.get("description") or "")[:1]
+        if not first or verb_kind(first[0]) != "create":
+            continue
+        target = next((collection_name(n) for n in words(tool["name"]) if collection_name(n) in keys), None)
+        if target is None or _has_kind(roles, target, ("create",)) or keys[target] & set(_props(tool)):
+            continue
+        roles[name] = dataclasses.replace(role, kind="create", collection=target, key_args=(), filters=(),
+                                          query_arg=None, count_fields=(), items_field=None)
+
+
+def _nested_children(roles: dict[str, ToolRole], tools: dict[str, JSONDict], entities: dict[str, EntityType]) -> None:
+    """``request_planning(tasks: [{title, ...}])`` where tasks name their request by ``requestId``: the
+    create makes each task too, in the new request (``extra["children"]``: argument -> [collection,
+    the argument children name the parent by])."""
+    for name, role in list(roles.items()):
+        parent = entities.get(role.collection)
+        if role.kind != "create" or role.style != "record" or parent is None:
+            continue
+        children: dict[str, list[str]] = {}
+        for arg, schema in _props(tools[name]).items():
+            child = entities.get(arg)
+            items = schema.get("items") if isinstance(schema, dict) and schema.get("type") == "array" else None
+            if child is None or arg == role.collection or not isinstance(items, dict) or items.get("type") != "object":
+                continue
+            link = sorted(a for a in parent.key_args if a in child.scope or a in child.fields)
+            if link and arg != role.batch_arg:
+                children[arg] = [child.collection, link[0]]
+        if children:
+            roles[name] = dataclasses.replace(role, extra={**role.extra, "children": children})
 
 
 def _key_args_by_collection(roles: dict[str, ToolRole]) -> dict[str, set[str]]:

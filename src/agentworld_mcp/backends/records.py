@@ -270,8 +270,21 @@ def changes_of(step: Step, role: ToolRole) -> JSONDict:
     for name, value in step.arguments.items():
         if name in skip or value is None:
             continue
+        if name in _CHANGE_OBJECTS and isinstance(value, str) and value.lstrip().startswith("{"):
+            value = _json_object(value)  # mcp-atlassian's ``fields='{"summary": ...}'``
         if name in _CHANGE_OBJECTS and isinstance(value, dict):
             changes.update(copy.deepcopy(value))
         else:
             changes[name] = copy.deepcopy(value)
     return changes
+
+
+def _json_object(text: str) -> Any:
+    """The object a JSON string holds, else the string itself."""
+    import json
+
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return text
+    return parsed if isinstance(parsed, dict) else text

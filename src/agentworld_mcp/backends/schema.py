@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import datetime as dt
 import random
+import re
 from typing import Any
 
 from .. import values
@@ -25,6 +26,8 @@ from ..result import dump_json
 from ..roles import ToolRole, collection_name, normalise_key, not_found_message
 from . import records
 from .base import Prediction, Step
+from .forms import in_object_forms
+from .query_lang import holds, is_expression
 from .served import predict_as_served
 
 JSONDict = dict[str, Any]
@@ -51,6 +54,10 @@ def predict(step: Step) -> Prediction:
     """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
     if (served := predict_as_served(step, predict)) is not None:  # wrapped results, in-band failures: served.py
         return served
+    from .timezones import predict_time  # times in IANA zones are computed, not invented
+
+    if (computed := predict_time(step, clock(step.turn))) is not None:
+        return computed
     role = step.role  # a consolidated tool's action argument may select another role per call
     if role.style == "file":
         from .files import predict_file
@@ -157,17 +164,39 @@ def initial_value(schema: Any, rng: random.Random, name: str, turn: int) -> Any:
         if "default" in schema:
             return copy.deepcopy(schema["default"])
         if schema.get("enum"):
-            return schema["enum"][0]
+            return _resting_value(schema, name)
         kinds = schema.get("type") if isinstance(schema.get("type"), list) else [schema.get("type")]
         if name in _CREATED_FIELDS + _UPDATED_FIELDS and "string" in kinds:
             return now_iso(turn)
     return values.generate(schema, rng, name)
 
 
+_NEUTRAL = ("none", "normal", "medium", "default", "no_priority", "unset")
+
+
+def _resting_value(schema: JSONDict, name: str) -> Any:
+    """The value an entity has before anyone sets it: a state's first value (``open``), but a priority's
+    neutral one (``normal``, the value its description calls lowest or default: Todoist's ``p4``)."""
+    enum = schema["enum"]
+    if "priority" not in name.lower():
+        return enum[0]
+    neutral = next((v for v in enum if str(v).casefold() in _NEUTRAL), None)
+    if neutral is not None:
+        return neutral
+    text = str(schema.get("description", ""))
+    for value in enum:
+        if re.search(re.escape(str(value)) + r"\s*\((lowest|default|normal|none)\)", text, re.IGNORECASE):
+            return value
+    return enum[-1] if str(enum[0]).casefold() in ("urgent", "highest", "critical", "p1", "1") else enum[0]
+
+
 def conform(value: Any, schema: Any, rng: random.Random, name: str = "") -> Any:
     """``value`` reshaped to validate against ``schema``: known fields kept, missing required ones invented."""
     if not isinstance(schema, dict) or schema is True:
         return value
+    alternatives = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(alternatives, list) and alternatives and "type" not in schema and "properties" not in schema:
+        return conform(value, _closest(value, alternatives), rng, name)  # Todoist's ``object: task | project``
     kind = schema.get("type")
     if isinstance(kind, list):
         if value is None and "null" in kind:
@@ -197,6 +226,20 @@ def conform(value: Any, schema: Any, rng: random.Random, name: str = "") -> Any:
     if kind and not _type_ok(value, kind):
         return values.generate(schema, rng, name)
     return value
+
+
+def _closest(value: Any, alternatives: list[Any]) -> Any:
+    """The alternative ``value`` fits best: an object schema sharing most of its fields, else one of its type."""
+    options = [a for a in alternatives if isinstance(a, dict)]
+    if isinstance(value, dict):
+        objects = [a for a in options if a.get("type") == "object" or "properties" in a]
+        if objects:
+            return max(objects, key=lambda a: len(set(a.get("properties") or {}) & set(value)))
+    for option in options:
+        kind = option.get("type")
+        if isinstance(kind, str) and _type_ok(value, kind):
+            return option
+    return options[0] if options else {}
 
 
 def _type_ok(value: Any, kind: str) -> bool:
@@ -294,6 +337,8 @@ def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | 
     ledger = step.episode.ledger
     skip = (role.batch_arg, role.extra.get("selector"))  # the action argument is not a field of the entity
     fields = {k: copy.deepcopy(v) for k, v in given.items() if v is not None and k not in skip}
+    if not step.tool.output_schema:  # ``start: '2026-12-01T10:00'`` kept as ``{"dateTime": ...}`` (forms.py)
+        fields = in_object_forms(step.tool.input_schema, fields, step.arguments)
     props = (schema or {}).get("properties") or {}
     for prop, sub in (step.tool.input_schema.get("properties") or {}).items():
         wanted = prop in props or not props
@@ -363,11 +408,43 @@ def _create(step: Step, role: ToolRole) -> Prediction:
             effects.append(Effect("create", role.collection, key, entity))
             created.append(entity)
         return Prediction(_render_list(step, role, created), effects=effects)
-    made = _new_entity(step, role, step.arguments, schema)
+    children = role.extra.get("children") or {}
+    given = {k: v for k, v in step.arguments.items() if k not in children}
+    made = _new_entity(step, role, given, schema)
     if isinstance(made, Prediction):
         return made
     key, entity = made
-    return Prediction(_render_entity(step, role, entity), effects=[Effect("create", role.collection, key, entity)])
+    effects = []
+    shown = dict(entity)
+    for arg, (collection, link) in children.items():
+        entity.setdefault(link, entity.get(role.key_field))  # the name the children (and callers) use for it
+        shown = {link: entity[link], **shown}
+        made_children = _new_children(step, role, collection, link, entity[link], step.arguments.get(arg))
+        if isinstance(made_children, Prediction):
+            return made_children
+        effects += [Effect("create", collection, k, e) for k, e in made_children]
+        shown[arg] = [e for _, e in made_children]
+    effects.insert(0, Effect("create", role.collection, key, entity))
+    return Prediction(_render_entity(step, role, shown), effects=effects)
+
+
+def _new_children(step: Step, role: ToolRole, collection: str, link: str, parent: Any,
+                  items: Any) -> list[tuple[str, JSONDict]] | Prediction:
+    """The entities a create makes inside the new one (``request_planning(tasks: [...])`` makes each task)."""
+    from dataclasses import replace
+
+    known = records.model(step).entity(collection)
+    child_role = replace(role, collection=collection, key_args=(), batch_arg=None, extra={}, foreign_keys=(link,),
+                         key_field=known.key_field if known else "id", scope_args=(), wrapper=None)
+    made: list[tuple[str, JSONDict]] = []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict):
+            continue
+        child = _new_entity(step, child_role, {**item, link: parent}, None, offset=len(made))
+        if isinstance(child, Prediction):
+            return child
+        made.append(child)
+    return made
 
 
 def _target(step: Step, role: ToolRole) -> tuple[str | None, Entity | None]:
@@ -419,6 +496,8 @@ def _update(step: Step, role: ToolRole) -> Prediction:
     if entity is None:
         return not_found(step, role, _shown(step, role, key))
     changes = records.changes_of(step, role)
+    if not step.tool.output_schema:
+        changes = in_object_forms(step.tool.input_schema, changes, step.arguments)
     for name, value in role.sets.items():
         changes.setdefault(name, value)
     schema = item_schema(step, role)
@@ -547,7 +626,9 @@ def _list(step: Step, role: ToolRole) -> Prediction:
         return _search_everywhere(step, role)
     if not step.tool.output_schema and role.collection not in step.episode.ledger.collections() and (
             not records.creatable(step, role)):
-        return _action(step, role)  # "get-resource-links" on a world that never heard of links: just answer
+        from .observed import observed_listing  # the service's existing channels, users...
+
+        return observed_listing(step, role) or _action(step, role)  # "get-resource-links" on a world that never heard of links: just answer
     schema = item_schema(step, role, many=True)
     items, effects = [], []
     for entity in step.episode.ledger.items(role.collection):
@@ -580,9 +661,14 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
             step: Step | None = None) -> bool:
     """Whether ``item`` passes the call's filters: field equality where the field is known, text search."""
     known = set(((schema or {}).get("properties") or {}))
+    entity = records.entity_type(step, role) if step is not None else None
     for name in role.filters:
         wanted = arguments.get(name)
         if wanted is None or isinstance(wanted, (dict, list)):
+            continue
+        if name not in item and is_expression(name, wanted):  # ``jql: project = ROC``, ``filter: p1``
+            if not holds(wanted, item, _haystack(item)):
+                return False
             continue
         if step is not None and records.wants_all(step, role, name):
             continue
@@ -596,9 +682,11 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
         elif name in known:
             return False
     for name, wanted in arguments.items():  # ``labels: [bug]``: the item's list holds every value asked for
-        if isinstance(wanted, list) and wanted and isinstance(item.get(name), list) and all(
-                isinstance(w, (str, int)) for w in wanted):
-            if not all(any(_equal(have, w) for have in item[name]) for w in wanted):
+        if isinstance(wanted, list) and wanted and all(isinstance(w, (str, int)) for w in wanted):
+            have = item.get(name)
+            if have is None and entity is not None and name in entity.fields and name not in role.key_args:
+                return False  # an issue without labels is not among those labelled ``bug``
+            if isinstance(have, list) and not all(any(_equal(h, w) for h in have) for w in wanted):
                 return False
     if role.query_arg and arguments.get(role.query_arg) not in (None, ""):
         return _found(str(arguments[role.query_arg]), item)
