@@ -21,7 +21,7 @@ import pytest
 from .conftest import CLI, WORLDS, http_server, http_session, stdio_session
 
 TRACKER = WORLDS / "issue-tracker.yaml"
-HOSTILE = 'Rocket <script>document.title="pwned"</script><img src=x onerror=alert(1)> crashes'
+HOSTILE = '\x1b[2JRocket <script>document.title="pwned"</script><img src=x onerror=alert(1)> crashes'
 # The second call to add_comment in each episode is answered with an injected 429.
 PERTURB = json.dumps({"kind": "rate_limit", "tools": "add_comment", "calls": [2]})
 
@@ -146,6 +146,9 @@ def test_report_of_a_recorded_trajectory_reads_as_a_timeline_in_a_browser(tmp_pa
     # structuredContent folds away; tool output is text on the page, never markup.
     assert dom.all("details", "structured") and "open" not in dom.all("details", "structured")[0].attrs
     assert not dom.all("script") and not dom.all("img")
+    # Each row of the table links to that call in full.
+    assert [a.attrs["href"] for a in dom.all("a")] == ["#" + t.attrs["id"] for t in dom.all("li", "turn")]
+
     assert json.loads(dom.all("pre", "arguments")[1].text)["title"] == HOSTILE
     assert "pwned" not in " ".join(t.text for t in dom.all("title"))
     markup = page.read_text(encoding="utf-8")

@@ -99,6 +99,7 @@ table.summary td.args, table.summary td.delta { font: 12px ui-monospace, SFMono-
 table.summary td.delta span { white-space: nowrap; }
 table.summary td.inj { color: var(--warn); }
 table.summary td.idx, table.summary td.time { color: var(--muted); white-space: nowrap; }
+table.summary td.idx a { color: var(--accent); text-decoration: none; }
 details.calls > summary { font-size: 14px; font-weight: 600; color: var(--fg); margin: 8px 0 0; }
 .io { display: grid; grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); gap: 12px; }
 pre { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--bg);
@@ -151,11 +152,11 @@ def _episode(trail: Trail, n: int) -> str:
                f"&middot; <b>{trail.perturbations}</b> perturbation(s) &middot; {seconds:.3f} s in the simulator"
                + (f" &middot; from {e(trail.source)}" if trail.source else "") + "</p>")
     out.append(_fidelity(trail))
-    out.append(_summary(trail))
+    out.append(_summary(trail, n))
     out.append('<details class="calls" open><summary>Calls in full</summary><ol class="timeline">')
     for i, turn in enumerate(trail.turns):
         changes = trail.changes[i] if trail.changes is not None and i < len(trail.changes) else None
-        out.append(_turn(turn, changes))
+        out.append(_turn(turn, changes, f"e{n}-t{i + 1}"))
     out.append("</ol></details>")
     if trail.changes is None:
         out.append('<p class="none">Entity changes not shown: pass the world (<code>--world WORLD</code>) '
@@ -168,7 +169,7 @@ def _episode(trail: Trail, n: int) -> str:
     return "\n".join(out)
 
 
-def _summary(trail: Trail) -> str:
+def _summary(trail: Trail, n: int) -> str:
     """The timeline at a glance: one row per call, linking to the call in full."""
     e = html.escape
     rows = []
@@ -177,7 +178,7 @@ def _summary(trail: Trail) -> str:
         error = " error" if turn.result.get("isError") else ""
         said = outcome(turn)
         rows.append(
-            f'<tr class="row{error}"><td class="idx">{turn.index}</td><td class="time">{e(clock(turn.started_at))}</td>'
+            f'<tr class="row{error}"><td class="idx"><a href="#e{n}-t{i + 1}">{turn.index}</a></td><td class="time">{e(clock(turn.started_at))}</td>'
             f'<td class="tool">{e(turn.tool)}</td><td class="args">{e(short_args(turn.arguments, 80))}</td>'
             f'<td class="said">{e(said)}</td>'
             f'<td class="delta">{" ".join(f"<span>{e(c.summary())}</span>" for c in changes)}</td>'
@@ -201,7 +202,7 @@ def _fidelity(trail: Trail) -> str:
             f"<tr><th>tool</th><th>scored turns</th><th>mean</th><th>min</th></tr>{rows}</table>")
 
 
-def _turn(turn: Any, changes: list[Change] | None) -> str:
+def _turn(turn: Any, changes: list[Change] | None, anchor: str) -> str:
     e = html.escape
     result = turn.result
     is_error = bool(result.get("isError"))
@@ -214,7 +215,7 @@ def _turn(turn: Any, changes: list[Change] | None) -> str:
             f'<span class="dur">{turn.duration_ms:.1f} ms</span>'
             + (f'<span class="backend">{e(turn.backend)}</span>' if turn.backend else "")
             + (f'<span class="fid">fidelity {score:.3f}</span>' if score is not None else "") + "</div>")
-    body = [f'<li class="turn{" error" if is_error else ""}" data-turn="{turn.index}" data-tool="{e(turn.tool)}">',
+    body = [f'<li id="{anchor}" class="turn{" error" if is_error else ""}" data-turn="{turn.index}" data-tool="{e(turn.tool)}">',
             head, '<div class="io"><div><div class="label">arguments</div>',
             f'<pre class="arguments">{e(_json(turn.arguments))}</pre></div>',
             '<div><div class="label">result</div>', f'<pre class="result">{e(result_text(result))}</pre></div></div>']
