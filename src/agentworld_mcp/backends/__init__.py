@@ -35,6 +35,22 @@ def make_backend(
     """
     kind = BackendKind.parse(kind or world.backend.get("type") or "schema", "backend")
     cassette = cassette or world.backend.get("cassette")
+    from .routed import tool_backends
+
+    by_tool = {name: BackendKind.parse(k, f"_meta.agentworld/backend of tool {name!r}")
+               for name, k in tool_backends(world.tools).items()}
+    if any(k is not kind for k in by_tool.values()):  # per-tool world models (backends/routed.py)
+        from .routed import PerToolWorldModel
+
+        kinds = {kind, *by_tool.values()}
+        models = {k.value: _one(world, k, cassette if k is BackendKind.LLM else None, record_mode,
+                                options if k is BackendKind.LLM else {}) for k in kinds}
+        return PerToolWorldModel(models, kind.value, {name: k.value for name, k in by_tool.items()})
+    return _one(world, kind, cassette, record_mode, options)
+
+
+def _one(world: World, kind: BackendKind, cassette: str | Path | None, record_mode: str | None,
+         options: dict[str, Any]) -> WorldModel:
     if kind is BackendKind.SCHEMA:
         given = sorted(k for k, v in options.items() if v not in (None, []))
         if given or cassette:
