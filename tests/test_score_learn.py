@@ -184,3 +184,29 @@ async def test_a_world_scored_on_its_own_traffic_agrees_on_every_carried_id(tmp_
     assert table.stdout.splitlines()[1].split()[:3] == ["TOOL", "CALLS", "ISERROR"]
     bare = thirdparty.run_cli("score", str(recording), "--world", str(WORLDS / "file-store.yaml"), "--min-score", "0.9")
     assert bare.returncode == 1 and "below --min-score 0.9" in bare.stderr
+
+
+async def test_judge_rates_every_replayed_answer_on_the_five_dimensions(tmp_path: Path) -> None:
+    """`score --judge`: an OpenAI-compatible judge (here the scripted test double) rates each answer;
+    the report gives the means and AgentWorldBench's normalised overall, (mean - 1) / 4 * 100."""
+    from .fake_openai import FakeOpenAI, Reply, json_reply
+
+    recording = tmp_path / "traffic.jsonl"
+    command, env = thirdparty.memory_server(), thirdparty.memory_env(tmp_path)
+    script = memory_script(["Alice", "Bob", "Carol"], "Acme")[:3]
+    await record_episode(recording, command, script, env)
+    verdicts = [Reply(content='<think>compare</think>{"format": 5, "factuality": 4, "consistency": 4, '
+                              '"realism": 3, "quality": 4}'),
+                Reply(content="I cannot decide."),  # not five scores: counted, never guessed
+                json_reply({"Format": 5, "Factuality": 5, "Consistency": 5, "Realism": 5, "Quality": 5})]
+    with FakeOpenAI(script=verdicts) as judge:
+        done = thirdparty.run_cli("score", str(recording), "--judge", "--judge-url", judge.url, "--json")
+        table = thirdparty.run_cli("score", str(recording), "--judge", "--judge-url", judge.url)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    verdict = report["overall"]["judge"]
+    assert verdict is not None and verdict["rated"] == 2 and report["judge"]["unparsed"] == 1, done.stdout
+    assert verdict["realism"] == 4.0 and verdict["overall"] == 87.5  # means 5, 4.5, 4.5, 4, 4.5: (4.5 - 1) / 4 * 100
+    first = judge.requests[0]["messages"][1]["content"]
+    assert script[0][0] in first and "Real answer" in first and "Simulated answer" in first
+    assert "judge fake-world-model:" in table.stdout

@@ -65,6 +65,12 @@ def add_parsers(sub: Any) -> None:
     score.add_argument("--backend", default=None, help="world model: schema (default) or llm")
     score.add_argument("--seed", type=int, default=None)
     score.add_argument("--json", action="store_true", help="print the report as JSON")
+    score.add_argument("--judge", action="store_true",
+                       help="also have an OpenAI-compatible judge model rate each answer on AgentWorldBench's five "
+                       "dimensions (format, factuality, consistency, realism, quality; overall (mean-1)/4*100)")
+    score.add_argument("--judge-url", default=None, metavar="URL",
+                       help="the judge's API root (default: $AGENTWORLD_JUDGE_BASE_URL, else $AGENTWORLD_BASE_URL)")
+    score.add_argument("--judge-model", default=None, help="the judge's model (default: the first the server lists)")
     score.add_argument("--min-score", type=float, default=None, metavar="X",
                        help="exit 1 when the overall score (0-1) is below X")
 
@@ -124,10 +130,12 @@ def _learn(args: argparse.Namespace) -> int:
 
 
 def _score(args: argparse.Namespace) -> int:
+    from .judge import Judge
     from .score import format_table, score_files
 
+    judge = Judge.from_settings(args.judge_url, args.judge_model) if args.judge else None
     report = asyncio.run(score_files(args.recordings, world=args.world, backend=args.backend, seed=args.seed,
-                                     shadow=args.against))
+                                     shadow=args.against, judge=judge))
     if args.json:
         import json
 

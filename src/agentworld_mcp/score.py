@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import UnknownToolError
+from .errors import ConfigError, UnknownToolError
+from .judge import DIMENSIONS, Judge
 from .record import read_trajectory
 from .world import World, load_world
 
@@ -182,6 +183,12 @@ def carried(turns: list[RecordedTurn], sim_results: list[JSONDict]) -> list[list
 async def replay(world: World, episodes: dict[str, list[RecordedTurn]], *, backend: str | None = None,
                  seed: int | None = None) -> JSONDict:
     """Replay every episode in a fresh simulator episode; the report (per tool, overall, per turn)."""
+    return evaluate(world.name, episodes, await simulate(world, episodes, backend=backend, seed=seed))
+
+
+async def simulate(world: World, episodes: dict[str, list[RecordedTurn]], *, backend: str | None = None,
+                   seed: int | None = None) -> dict[str, list[JSONDict]]:
+    """The simulator's answers to every episode's calls, each episode replayed in a fresh one."""
     from .engine import Simulator
 
     answers: dict[str, list[JSONDict]] = {}
@@ -194,20 +201,26 @@ async def replay(world: World, episodes: dict[str, list[RecordedTurn]], *, backe
                     answers[key].append(outcome.result.to_dict())
                 except UnknownToolError as exc:
                     answers[key].append({"content": [{"type": "text", "text": str(exc)}], "isError": True})
-    return evaluate(world.name, episodes, answers)
+    return answers
 
 
 def against(episodes: dict[str, list[RecordedTurn]], predictions: dict[str, list[RecordedTurn]]) -> JSONDict:
     """The report for predictions recorded beside the real calls (``proxy --shadow``), nothing replayed:
     a prediction pairs with the real call of the same episode and turn."""
+    return evaluate("shadow", *paired(episodes, predictions))
+
+
+def paired(episodes: dict[str, list[RecordedTurn]], predictions: dict[str, list[RecordedTurn]]
+           ) -> tuple[dict[str, list[RecordedTurn]], dict[str, list[JSONDict]]]:
+    """The recorded calls that have a prediction, and those predictions in the same places."""
     predicted = {(t.episode, t.index): t.result for turns in predictions.values() for t in turns}
     kept: dict[str, list[RecordedTurn]] = {}
     answers: dict[str, list[JSONDict]] = {}
     for key, turns in episodes.items():
-        paired = [t for t in turns if (t.episode, t.index) in predicted]
-        if paired:
-            kept[key], answers[key] = paired, [predicted[(t.episode, t.index)] for t in paired]
-    return evaluate("shadow", kept, answers)
+        both = [t for t in turns if (t.episode, t.index) in predicted]
+        if both:
+            kept[key], answers[key] = both, [predicted[(t.episode, t.index)] for t in both]
+    return kept, answers
 
 
 def evaluate(name: str, episodes: dict[str, list[RecordedTurn]], answers: dict[str, list[JSONDict]]) -> JSONDict:
@@ -244,17 +257,48 @@ def _summary(figs: dict[str, list[float]]) -> JSONDict:
 
 async def score_files(paths: list[str], *, world: str | os.PathLike[str] | World | None = None,
                       backend: str | None = None, seed: int | None = None,
-                      shadow: list[str] | None = None) -> JSONDict:
+                      shadow: list[str] | None = None, judge: Judge | None = None) -> JSONDict:
     """``agentworld-mcp score``: the report for the recordings at ``paths`` against ``world``
-    (default: the catalog recorded beside them), or against the ``shadow`` predictions recorded beside them."""
+    (default: the catalog recorded beside them), or against the ``shadow`` predictions recorded
+    beside them; with ``judge``, the judge model's five AgentWorldBench scores too."""
     episodes = read_episodes(list(paths))
+    if not episodes:
+        raise ConfigError(f"no recorded calls in {', '.join(map(str, paths))}; record some with "
+                          "`agentworld-mcp proxy --record FILE.jsonl -- CMD ARGS...`")
     if shadow:
-        return against(episodes, read_episodes(list(shadow)))
-    if isinstance(world, World):
-        loaded = world
+        name = "shadow"
+        episodes, answers = paired(episodes, read_episodes(list(shadow)))
     else:
-        loaded = load_world(world) if world is not None else recorded_catalog(list(paths))
-    return await replay(loaded, episodes, backend=backend, seed=seed)
+        if isinstance(world, World):
+            loaded = world
+        else:
+            loaded = load_world(world) if world is not None else recorded_catalog(list(paths))
+        name, answers = loaded.name, await simulate(loaded, episodes, backend=backend, seed=seed)
+    report = evaluate(name, episodes, answers)
+    if judge is not None:
+        await add_judgement(report, episodes, answers, judge)
+    return report
+
+
+async def add_judgement(report: JSONDict, episodes: dict[str, list[RecordedTurn]],
+                        answers: dict[str, list[JSONDict]], judge: Judge) -> None:
+    """Ask ``judge`` to rate every simulated answer; add its means per tool and overall to ``report``."""
+    import httpx
+
+    from .judge import summarize
+
+    per_tool: dict[str, list[JSONDict]] = defaultdict(list)
+    async with httpx.AsyncClient(timeout=judge.timeout) as client:
+        for key, turns in episodes.items():
+            for turn, simulated in zip(turns, answers[key]):
+                scores = await judge.rate(client, turn.tool, turn.arguments, _answer_text(turn.result),
+                                          _answer_text(simulated))
+                if scores is not None:
+                    per_tool[turn.tool].append(scores)
+    for tool, summary in report["tools"].items():
+        summary["judge"] = summarize(per_tool.get(tool, []))
+    report["overall"]["judge"] = summarize([r for ratings in per_tool.values() for r in ratings])
+    report["judge"] = {"model": judge.model, "base_url": judge.base_url, "unparsed": judge.unparsed}
 
 
 def format_table(report: JSONDict) -> str:
@@ -269,8 +313,15 @@ def format_table(report: JSONDict) -> str:
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in table]
     lines.insert(len(lines) - 1, "-" * len(lines[0]))
-    return (f"world {report['world']}: {report['episodes']} episode(s), {report['calls']} call(s) replayed\n"
+    text = (f"world {report['world']}: {report['episodes']} episode(s), {report['calls']} call(s) replayed\n"
             + "\n".join(lines) + f"\nscore: {report['overall']['score']:.3f}")
+    verdict = report["overall"].get("judge")
+    if "judge" in report:
+        dims = ", ".join(f"{d} {verdict[d]:.2f}" for d in DIMENSIONS) if verdict else "no answer rated"
+        overall = f"; overall {verdict['overall']:.1f}/100 ({verdict['rated']} rated" if verdict else " ("
+        text += (f"\njudge {report['judge']['model']}: {dims}{overall}, "
+                 f"{report['judge']['unparsed']} unparsed)")
+    return text
 
 
 __all__ = ["METRICS", "RecordedTurn", "against", "compare", "evaluate", "format_table", "key_paths", "read_episodes", "replay",
