@@ -133,9 +133,11 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
             roles[f"{name}#{value}"] = infer_alone(synthetic)
     every = {**by_name, **pseudo}
     _records_over_paths(roles, every)
+    _hosted_files(roles, every)
     _merge_verb_collections(roles, every)
     _keys_named_by_noun(roles, every)
     _merge_messages(roles, every)
+    _reads_of_children(roles, every)
     _aspects_join_their_entity(roles, every)
     _creates_by_description(roles, every)
     _creates_by_noun(roles, every)
@@ -192,7 +194,10 @@ def _selector(tool: JSONDict) -> tuple[str, dict[str, JSONDict]] | None:
         for value, kind in kinds.items():
             if kind is None:
                 continue
-            synthetic = {"name": f"{value}_{noun}", "description": tool.get("description") or "",
+            extra_nouns = [w for w in words(value)[1:] if w != noun and w not in ALL_VERBS]
+            # ``get_comments`` of ``issue_read`` reads the issue's comments, not the issue
+            synthetic_name = f"{words(value)[0]}_{noun}_{'_'.join(extra_nouns)}" if extra_nouns else f"{value}_{noun}"
+            synthetic = {"name": synthetic_name, "description": tool.get("description") or "",
                          "inputSchema": {"type": "object", "properties": rest, "required": required}}
             if tool.get("outputSchema"):
                 synthetic["outputSchema"] = tool["outputSchema"]
@@ -245,6 +250,27 @@ def _records_over_paths(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) 
         as_record = infer_as_record(tools[name])
         if as_record.collection in record_collections and as_record.collection != "files":
             roles[name] = as_record
+
+
+#: Optional arguments that place a file in a version of its scope (a git branch).
+_VERSION_SCOPES = ("branch", "ref")
+
+
+def _hosted_files(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
+    """Files of a hosted service (``get_file_contents(owner, repo, path, branch)``) are records of one
+    ``files`` collection keyed by path within their repository: the service answers with JSON about the
+    file (its path, sha, content), not with the file as a local filesystem server prints it."""
+    hosted = [n for n, r in roles.items() if r.style == "file" and not tools[n].get("outputSchema") and any(
+        a != "path" and _scope_like(a, _props(tools[n]).get(a)) and not is_id_name(a)
+        for a in (tools[n].get("inputSchema") or {}).get("required") or ())]
+    for name in hosted:
+        role = dataclasses.replace(infer_as_record(tools[name]), collection="files")
+        words_ = set(words(tools[name]["name"]))
+        if role.kind == "create" and words_ & {"update", "upsert", "put", "replace"}:
+            role = dataclasses.replace(role, extra={**role.extra, "upsert": True})  # ``create_or_update_file``
+        if role.kind == "action" and role.batch_arg:
+            role = dataclasses.replace(role, kind="create")  # ``push_files(files: [{path, content}])``
+        roles[name] = role
 
 
 def _verb_named(tool: JSONDict, role: ToolRole) -> bool:
@@ -340,6 +366,27 @@ def _aspects_join_their_entity(roles: dict[str, ToolRole], tools: dict[str, JSON
         if _has_kind(roles, role.collection, ("create", "list", "search")):
             continue
         roles[name] = dataclasses.replace(role, collection=target, key_args=(arg,))
+
+
+def _reads_of_children(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
+    """``get_issue_comments(issue_number)`` where ``add_issue_comment(issue_number)`` makes comments:
+    the key names the parent, so the read lists the parent's comments."""
+    from .roles import _id_stem, collection_name
+
+    for name, role in list(roles.items()):
+        if role.style != "record" or role.kind != "read" or len(role.key_args) != 1:
+            continue
+        arg = role.key_args[0]
+        stem = _id_stem(arg)
+        if not stem or collection_name(stem) == role.collection:
+            continue
+        if not any(r.collection == role.collection and r.kind == "create" and arg in (r.foreign_keys + r.key_args)
+                   for n, r in roles.items() if n != name):
+            continue
+        props = _props(tools[name])
+        filters = tuple(p for p, sch in props.items() if p not in PAGINATION_ARGS and isinstance(sch, dict)
+                        and sch.get("type") in ("string", "integer", "number"))
+        roles[name] = dataclasses.replace(role, kind="list", key_args=(), filters=filters)
 
 
 def _creates_by_noun(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
@@ -495,7 +542,9 @@ def _scope(members: list[tuple[str, ToolRole, JSONDict]]) -> tuple[str, ...]:
     scope = tuple(common or ())
     if not scope or any(not all(a in _props(t) for a in scope) for t in creates):
         return ()
-    return scope
+    versions = tuple(a for a in _VERSION_SCOPES if all(a in _props(t) for _, t in keyed) and all(
+        a in _props(t) for t in creates))
+    return scope + versions  # a file on branch ``launch-docs`` is not on ``main``
 
 
 def _scope_like(arg: str, schema: Any) -> bool:

@@ -140,6 +140,8 @@ def starting_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any
                 fields[url_field] = c.url[1].format(key=key_value, **scope)  # type: ignore[index]
             except (KeyError, IndexError, ValueError):
                 pass
+    if "sha" in known.fields and isinstance(fields.get("content"), str) and (not props or "sha" in props):
+        fields["sha"] = content_sha(fields["content"])  # what a git host names the file's content by
     for flag in ("completed", "is_completed", "archived", "is_archived", "checked", "done", "deleted", "is_deleted"):
         if flag not in fields and (flag in props or (not props and flag in known.fields)):
             sub = props.get(flag) or {"type": "boolean"}
@@ -288,3 +290,11 @@ def _json_object(text: str) -> Any:
     except ValueError:
         return text
     return parsed if isinstance(parsed, dict) else text
+
+
+def content_sha(content: str) -> str:
+    """The git blob id of ``content`` (``git hash-object``): deterministic, and what git hosts return."""
+    import hashlib
+
+    data = content.encode()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()

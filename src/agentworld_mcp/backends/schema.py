@@ -72,7 +72,9 @@ def predict(step: Step) -> Prediction:
 
         return predict_sql(step, role)
     handler = _HANDLERS.get(role.kind, _action)
-    return handler(step, role)
+    from .kv_text import worded  # a key-value store answers in its servers' prose
+
+    return worded(step, role, handler(step, role))
 
 
 # -- shared helpers --------------------------------------------------------------------------------
@@ -349,7 +351,7 @@ def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | 
         key_value = given[role.key_field]
     if key_value is not None:
         key = role.scoped(given, normalise_key(role.style, key_value))
-        if ledger.get(role.collection, key) is not None:
+        if ledger.get(role.collection, key) is not None and not role.extra.get("upsert"):
             return error(f"{role.noun} {key_value} already exists")
         fields.setdefault(role.key_field, key_value)
     else:
@@ -395,10 +397,11 @@ def _create(step: Step, role: ToolRole) -> Prediction:
     batch = step.arguments.get(role.batch_arg) if role.batch_arg else None
     if isinstance(batch, list):
         created, effects, keys = [], [], set()
+        scope = {a: step.arguments[a] for a in role.scope_args if a in step.arguments}
         for item in batch:
             if not isinstance(item, dict):
                 continue
-            made = _new_entity(step, role, item, schema, offset=len(effects))
+            made = _new_entity(step, role, {**scope, **item}, schema, offset=len(effects))  # in the call's scope
             if isinstance(made, Prediction):
                 return made
             key, entity = made
