@@ -346,15 +346,17 @@ class AgentWorld:
     def tools(self) -> list[Any]:
         """LangChain tools answered by this world (stand-ins with the same schemas, if given tools)."""
         if self._tools is None:
-            from . import langgraph
+            # ``from .langgraph import`` (not ``from . import langgraph``) goes through sys.modules, so it
+            # sees the same engine as build() even after pytester's in-process runs drop modules.
+            from .langgraph import simulate_tools, simulated_tools
 
             sim = self.build()
             given = self._settings.get("tools")
             opts: dict[str, Any] = {"episode": self.episode, "perturb": self._settings.get("perturb")}
             if given is not None and self._langchain_tools(given):
-                self._tools = langgraph.simulate_tools(given, simulator=sim, **opts)
+                self._tools = simulate_tools(given, simulator=sim, **opts)
             else:
-                self._tools = langgraph.simulated_tools(sim, **opts)
+                self._tools = simulated_tools(sim, **opts)
         return self._tools
 
     def tool(self, name: str) -> Any:
