@@ -102,11 +102,12 @@ def _order(error: jsonschema.ValidationError) -> list[str]:
 def _problem(error: jsonschema.ValidationError) -> str:
     path = ".".join(str(p) for p in error.absolute_path)
     if error.validator == "required" and isinstance(error.instance, dict):
-        missing = [r for r in error.validator_value if r not in error.instance]
+        required = error.validator_value if isinstance(error.validator_value, list) else []
+        missing = [r for r in required if r not in error.instance]
         name = ".".join([path, missing[0]] if path else [missing[0]]) if missing else path
         return f"{name}: Field required ({error.message})"
     if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = set(error.schema.get("properties") or {})
+        allowed = set((error.schema.get("properties") or {}) if isinstance(error.schema, dict) else {})
         extra = sorted(k for k in error.instance if k not in allowed)
         name = ".".join([path, extra[0]] if path else [extra[0]]) if extra else path
         return f"{name}: Extra inputs are not permitted ({error.message})"
@@ -144,7 +145,7 @@ class Catalog:
         Derived data lives here, in the compiled catalog, not on the world: a world is plain data.
         """
         try:
-            return self._derived[key]  # type: ignore[no-any-return]
+            return self._derived[key]  # type: ignore[no-any-return,unused-ignore]  # one cache, many types
         except KeyError:
             value = self._derived[key] = build()
             return value

@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _verbosity(argv: list[str]) -> tuple[int, list[str]]:
     """``-v``/``-vv``/``-q`` (and long forms) anywhere before ``--``: before or after the subcommand."""
-    level, rest = 0, []
+    level, rest = 0, list[str]()
     for i, arg in enumerate(argv):
         if arg == "--":
             return level, rest + argv[i:]

@@ -134,7 +134,7 @@ async def serve_stdio(sim: Simulator, *, default_episode: str | None = None) -> 
 
 #: Every request method of the MCP protocol (anything else is -32601 Method not found).
 CLIENT_METHODS = frozenset(
-    m.model_fields["method"].annotation.__args__[0]  # type: ignore[union-attr]
+    m.model_fields["method"].annotation.__args__[0]
     for m in typing.get_args(types.ClientRequest.model_fields["root"].annotation)
 )
 
@@ -179,7 +179,7 @@ async def _stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any]
 
     async def reader() -> None:
         async with read_writer:
-            async for line in stdin:  # type: ignore[attr-defined]
+            async for line in stdin:
                 if not line.strip():
                     continue
                 message = _parse_message(line)
@@ -242,8 +242,11 @@ def http_app(
     routes: list[Any] = [*(extra_routes or []), Route(path, endpoint=_Asgi(handle), methods=["GET", "POST", "DELETE"])]
     routes.append(Mount(path, app=handle))
     app = Starlette(routes=routes, lifespan=lifespan)
-    guarded = HttpGuard(app, methods=CLIENT_METHODS, mcp_path=path, token=auth_token,
-                        allowed_hosts=allowed_hosts or (), allowed_origins=allowed_origins or ())
+    guarded = HttpGuard(
+        app,  # type: ignore[arg-type]  # Starlette types its scopes as MutableMapping
+        methods=CLIENT_METHODS, mcp_path=path, token=auth_token,
+        allowed_hosts=allowed_hosts or (), allowed_origins=allowed_origins or (),
+    )
     guarded.router = app.router  # type: ignore[attr-defined]  # lifespan and routes stay reachable
     return guarded
 

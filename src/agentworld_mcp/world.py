@@ -210,11 +210,16 @@ def _near_miss(error: jsonschema.ValidationError) -> str:
         hints = [f"{k!r}: did you mean {_closest(k, known)!r}?" for k in unknown if _closest(k, known)]
         return f" ({'; '.join(hints)})" if hints else ""
     if error.validator == "required" and isinstance(error.instance, dict):
-        missing = [r for r in error.validator_value if r not in error.instance]
+        missing = [r for r in _names(error.validator_value) if r not in error.instance]
         hints = [f"found {k!r}: rename it to {m!r}" for m in missing for k in error.instance
                  if k not in known and _closest(k, [m])]
         return f" ({'; '.join(hints)})" if hints else ""
     return ""
+
+
+def _names(value: Any) -> list[str]:
+    """A ``required`` keyword's value (the stubs type it loosely: any JSON)."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 def _closest(name: str, candidates: list[str]) -> str | None:
