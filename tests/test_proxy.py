@@ -186,3 +186,21 @@ def _backends(path: Path) -> list[Any]:
         if "tool" in raw:
             out.append(SimpleNamespace(tool=raw["tool"], backend=raw["backend"]))
     return out
+
+
+async def test_a_world_file_routes_its_own_tools(tmp_path: Path) -> None:
+    """`_meta: {agentworld/route: sim}` on a tool of the `--world` file routes it as `--route` would."""
+    sandbox = (tmp_path / "sandbox").resolve()
+    sandbox.mkdir()
+    server = thirdparty.filesystem_server(sandbox)
+    tools = raw_tools_stdio(server)
+    for tool in tools:
+        if tool["name"] == "write_file":
+            tool["_meta"] = {**(tool.get("_meta") or {}), "agentworld/route": "sim"}
+    world = tmp_path / "dry-run.json"
+    world.write_text(json.dumps({"name": "dry-run", "tools": tools}))
+    async with proxy_session("--world", str(world), "--", *server) as session:
+        written = await session.call_tool("write_file", {"path": str(sandbox / "plan.txt"), "content": "draft"})
+        listed = await session.call_tool("list_directory", {"path": str(sandbox)})
+    assert not written.isError
+    assert "plan.txt" not in listed.content[0].text and list(sandbox.iterdir()) == []

@@ -35,7 +35,8 @@ def add_parsers(sub: Any) -> None:
                        "sees the call) or shadow (real answer, the simulator's prediction recorded beside it); "
                        "repeatable, first match wins, e.g. --route 'write_*=sim'")
     proxy.add_argument("--shadow", action="store_true", help="shadow every tool no --route names")
-    proxy.add_argument("--world", default=None, help="the simulated world for sim and shadow (default: the server's catalog)")
+    proxy.add_argument("--world", default=None, help="the simulated world for sim and shadow (default: the server's "
+                       "catalog); its tools may route themselves with _meta: {agentworld/route: sim}")
     proxy.add_argument("--backend", default=None, help="world model for sim and shadow: schema (default) or llm")
     proxy.add_argument("--seed", type=int, default=None, help="seed of the simulator")
     proxy.add_argument("server_command", nargs=argparse.REMAINDER, help="-- COMMAND ARGS... to start a stdio server")
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 def _proxy(args: argparse.Namespace) -> int:
     from . import transport
     from .engine import Simulator
-    from .proxy import Proxy, parse_routes
+    from .proxy import Proxy, parse_routes, world_routes
     from .record import TrajectoryRecorder
     from .world import World, load_world
 
@@ -92,8 +93,8 @@ def _proxy(args: argparse.Namespace) -> int:
     if bool(command) == bool(args.url):
         raise ConfigError("agentworld-mcp proxy: give either --url URL or -- COMMAND ARGS... (the real server)")
     token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
-    routes = parse_routes(args.route)
     chosen = load_world(args.world) if args.world else None
+    routes = parse_routes(args.route) + (world_routes(chosen) if chosen else [])  # flags first: they win
 
     def make_simulator(catalog: World) -> Simulator:
         return Simulator.from_world(chosen or catalog, backend=args.backend, seed=args.seed)

@@ -86,6 +86,27 @@ def parse_routes(specs: list[str]) -> list[tuple[str, str]]:
     return routes
 
 
+#: The tool ``_meta`` key that routes it in a world given to ``proxy --world``.
+ROUTE_META = "agentworld/route"
+
+
+def world_routes(world: World) -> list[tuple[str, str]]:
+    """The routes a world's tools name (``_meta: {agentworld/route: sim}``), as exact-name globs."""
+    routes = []
+    for tool in world.tools:
+        mode = (tool.get("_meta") or {}).get(ROUTE_META)
+        if mode is not None:
+            if mode not in MODES:
+                raise ConfigError(f"tool {tool['name']!r}: _meta.{ROUTE_META} is {mode!r}; use one of {', '.join(MODES)}")
+            routes.append((fnmatch_escape(tool["name"]), str(mode)))
+    return routes
+
+
+def fnmatch_escape(name: str) -> str:
+    """A glob matching exactly ``name`` (``[`` ``*`` ``?`` taken literally)."""
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
 def shadow_path(recording: str | os.PathLike[str]) -> Path:
     """Where shadow predictions go: ``FILE.jsonl`` -> ``FILE.shadow.jsonl``."""
     path = Path(recording)
@@ -207,4 +228,4 @@ def _world_of(tools: list[JSONDict], name: str) -> World:
         return World.model_construct(name=name, tools=tools)
 
 
-__all__ = ["MODES", "REDACTED", "Proxy", "SECRET_NAME", "catalog_path", "parse_routes", "redact", "shadow_path"]
+__all__ = ["MODES", "REDACTED", "ROUTE_META", "world_routes", "Proxy", "SECRET_NAME", "catalog_path", "parse_routes", "redact", "shadow_path"]
