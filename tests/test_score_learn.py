@@ -210,3 +210,13 @@ async def test_judge_rates_every_replayed_answer_on_the_five_dimensions(tmp_path
     first = judge.requests[0]["messages"][1]["content"]
     assert script[0][0] in first and "Real answer" in first and "Simulated answer" in first
     assert "judge fake-world-model:" in table.stdout
+
+
+def test_unusable_inputs_are_named_with_what_to_do(tmp_path: Path) -> None:
+    missing = thirdparty.run_cli("score", str(tmp_path / "nothing.jsonl"), "--world", str(WORLDS / "file-store.yaml"))
+    assert missing.returncode == 2 and "cannot read trajectory file" in missing.stderr
+    (tmp_path / "serve.jsonl").write_text("")
+    uncatalogued = thirdparty.run_cli("learn", str(tmp_path / "serve.jsonl"), "-o", str(tmp_path / "w.yaml"))
+    assert uncatalogued.returncode == 2 and "--catalog" in uncatalogued.stderr
+    empty = thirdparty.run_cli("score", str(tmp_path / "serve.jsonl"), "--world", str(WORLDS / "file-store.yaml"))
+    assert empty.returncode == 2 and "no recorded calls" in empty.stderr

@@ -70,7 +70,13 @@ def read_episodes(paths: list[str | os.PathLike[str]]) -> dict[str, list[Recorde
     """Every recorded episode's calls in turn order (keyed ``file:episode``; a turn recorded twice counts once)."""
     episodes: dict[str, dict[int, RecordedTurn]] = defaultdict(dict)
     for path in paths:
-        for position, line in enumerate(read_trajectory(path)):
+        try:
+            lines = read_trajectory(path)
+        except OSError as exc:
+            raise ConfigError(f"cannot read trajectory file {path}: {exc.strerror}") from None
+        except ValueError as exc:  # names the line that is not JSON
+            raise ConfigError(f"{exc}; a trajectory file has one JSON object per line") from None
+        for position, line in enumerate(lines):
             turn = turn_of(line)
             if turn is not None:
                 episodes[f"{Path(path).name}:{turn.episode}"][turn.index or position + 1] = turn
@@ -85,7 +91,8 @@ def recorded_catalog(paths: list[str | os.PathLike[str]]) -> World:
         sidecar = catalog_path(path)
         if sidecar.exists():
             return load_world(sidecar)
-    raise FileNotFoundError(f"no recorded catalog beside {paths[0]} ({catalog_path(paths[0]).name}); give --world")
+    raise ConfigError(f"no recorded catalog beside {paths[0]} ({catalog_path(paths[0]).name}, written by "
+                      "`proxy --record`); give the world or catalog with --world (learn: --catalog)")
 
 
 # -- comparing two answers --------------------------------------------------------------------
