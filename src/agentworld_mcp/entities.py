@@ -361,7 +361,7 @@ def _aspects_join_their_entity(roles: dict[str, ToolRole], tools: dict[str, JSON
         arg = role.key_args[-1]
         stem = _id_stem(arg) if arg.endswith(("_id", "Id")) else None
         target = collection_name(stem) if stem else None
-        if not stem or target == role.collection or stem not in words(tools[name]["name"]):
+        if not stem or target is None or target == role.collection or stem not in words(tools[name]["name"]):
             continue
         if _has_kind(roles, role.collection, ("create", "list", "search")):
             continue

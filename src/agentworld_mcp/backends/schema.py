@@ -326,11 +326,16 @@ def _missing_reference(step: Step, role: ToolRole) -> Prediction | None:
             from ..ledger import compound_key
 
             value = compound_key(*(step.arguments[a] for a in scoped.scope), value)
-        if target in ledger.collections() and ledger.get(target, value) is None:
+        if target in ledger.collections() and ledger.get(target, value) is None and not _only_observed(ledger, target):
             from dataclasses import replace
 
             return not_found(step, replace(role, collection=target, style="record"), str(step.arguments[arg]))
     return None
+
+
+def _only_observed(ledger: Any, collection: str) -> bool:
+    """Whether all the world knows of ``collection`` is a listing's sample (``observed.py``): other ids may exist."""
+    return all(e.status == "observed" for e in ledger.items(collection))
 
 
 def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | None,
