@@ -25,7 +25,8 @@ from .episode import DEFAULT_EPISODE, Episode, Turn, episode_id
 from .errors import ConfigError, InvalidObservationError, SimulatorBugError, SimulatorError, UnknownToolError
 from .result import SIMULATOR_ERROR_META, ToolResult, dump_json
 from .step import Gate, Prediction, Step
-from .store import EpisodeStore, open_store
+from .store import EpisodeStore
+from .stores import open_store
 from .world import World
 
 log = logging.getLogger("agentworld_mcp")
@@ -107,7 +108,7 @@ class Simulator:
         self.catalog = Catalog(world).warm()
         self.backend: WorldModel = backend or config.make_backend(world)
         self.seed = config.seed if seed is None else seed
-        self.store: EpisodeStore = open_store(store, world)  # a path means a SQLite state file
+        self.store: EpisodeStore = open_store(store, world)  # a path: SQLite; redis://: Redis
         # The world file's policy at least: per-episode and per-call overrides need the stage too.
         self.perturber: Perturber = perturber or config.make_perturber(world)
         self.recorders: list[TurnSink] = list(recorders or [])

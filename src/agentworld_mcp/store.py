@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
+import functools
 import hashlib
 import json
 import logging
@@ -79,18 +80,6 @@ class EpisodeStore(Protocol):
     async def delete(self, episode_id: str) -> None: ...
 
     async def close(self) -> None: ...
-
-
-def open_store(store: EpisodeStore | str | os.PathLike[str] | None, world: World) -> EpisodeStore:
-    """The store a :class:`~agentworld_mcp.Simulator` was given: ``None`` is memory, a path is SQLite."""
-    if store is None:
-        return MemoryStore()
-    if isinstance(store, (str, os.PathLike)):
-        return SqliteStore(store, world)
-    bind = getattr(store, "bind", None)
-    if bind is not None:
-        bind(world)
-    return store
 
 
 def _not_found(episode_id: str) -> EpisodeNotFoundError:
@@ -413,15 +402,6 @@ def world_fingerprint(world: World) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False, default=str).encode()).hexdigest()
 
 
-def _counters_of(ledger: Ledger) -> JSONDict:
-    # The ledger's id counters are small; to_dict() would serialise every entity.
-    counters = getattr(ledger, "counters", None)
-    if callable(counters):
-        return dict(counters())
-    private = getattr(ledger, "_counters", None)
-    return dict(private) if isinstance(private, dict) else dict(ledger.to_dict().get("counters", {}))
-
-
 def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
@@ -608,7 +588,7 @@ class SqliteStore:
             entities = [json.loads(d) for (d,) in self._conn.execute(
                 "SELECT data FROM entities WHERE episode=? ORDER BY seq", (episode_id,))]
             ledger = Ledger.from_dict({"entities": entities, "counters": json.loads(counters_json)})
-            turns = TurnLog(turn_count, lambda count, eid=episode_id: self._read_turns(eid, count))
+            turns = TurnLog(turn_count, functools.partial(self._read_turns, episode_id))
             episode = Episode(episode_id, seed, ledger, turns, json.loads(state_json))  # type: ignore[arg-type]
             slot = _Cached(episode, version, ledger, turns, turn_count, state_json, counters_json, next_seq)
         slot.used = self._clock()
@@ -630,7 +610,7 @@ class SqliteStore:
         full = slot.version is None or episode.ledger is not slot.ledger or episode.turns is not slot.turns
         new_turns = list(episode.turns) if full else _tail(episode.turns, slot.saved_turns)
         state_json = _dumps(episode.state)
-        counters_json = _dumps(_counters_of(episode.ledger))
+        counters_json = _dumps(episode.ledger.counters())
         changes = dict(episode.ledger.changes)
         if not (full or new_turns or changes or state_json != slot.state_json
                 or counters_json != slot.counters_json):
