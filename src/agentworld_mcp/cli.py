@@ -79,6 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8765, help="HTTP port (default: 8765)")
     serve.add_argument("--admin", action="store_true",
                        help="HTTP only: add /admin/episodes routes to list, inspect, reset and delete episodes")
+    serve.add_argument("--workers", type=int, default=1, metavar="N",
+                       help="HTTP only: N server processes on one port (needs --state: they share episodes "
+                       "through it; MCP sessions are stateless then, episodes come with each request)")
     serve.add_argument("--auth-token", default=None, metavar="TOKEN",
                        help="HTTP only: require 'Authorization: Bearer TOKEN' (default: $AGENTWORLD_AUTH_TOKEN)")
     serve.add_argument("--allow-host", action="append", default=None, metavar="HOST",
@@ -100,6 +103,15 @@ def build_parser() -> argparse.ArgumentParser:
     _backend_args(call)
 
     cli_episodes.add_parser(sub)
+    openenv = sub.add_parser("openenv", help="serve the world as an OpenEnv environment (docs/rl.md; extra: openenv)")
+    _world_arg(openenv)
+    openenv.add_argument("--host", default="127.0.0.1", help="bind address (default: 127.0.0.1)")
+    openenv.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    openenv.add_argument("--reward", default=None, metavar="MODULE:FUNCTION",
+                         help="reward from the episode's state after each call, e.g. my_rewards:issue_closed")
+    openenv.add_argument("--max-sessions", type=int, default=64, help="concurrent sessions (default: 64)")
+    _sim_args(openenv)
+    _backend_args(openenv)
     from . import report
 
     report.add_parser(sub)
@@ -134,8 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     verbosity, rest = _verbosity(list(sys.argv[1:] if argv is None else argv))
     args = parser.parse_args(rest)
-    level = {-1: logging.ERROR, 0: logging.WARNING, 1: logging.INFO}.get(max(-1, min(verbosity, 2)), logging.DEBUG)
-    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    args.argv, args.verbosity = rest, verbosity  # for worker processes (serve --workers)
+    _configure_logging(verbosity)
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
@@ -152,6 +164,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _configure_logging(verbosity: int) -> None:
+    level = {-1: logging.ERROR, 0: logging.WARNING, 1: logging.INFO}.get(max(-1, min(verbosity, 2)), logging.DEBUG)
+    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
 
 
 def _verbosity(argv: list[str]) -> tuple[int, list[str]]:
@@ -207,6 +224,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.transport == "http" and not is_loopback(args.host) and token is None:
         print(f"agentworld-mcp: warning: serving on {args.host} without --auth-token: anyone who can reach this "
               "port can call the tools (and the admin routes, with --admin)", file=sys.stderr)
+    if args.workers > 1:
+        return _serve_workers(world, args)
     sim = make_simulator(world, args)
     from . import transport
 
@@ -232,6 +251,47 @@ def _serve(args: argparse.Namespace) -> int:
 
     asyncio.run(run())
     return 0
+
+
+#: Environment variable handing the serve command's arguments to each worker process.
+WORKER_ARGS_ENV = "AGENTWORLD_WORKER_ARGS"
+
+
+def _serve_workers(world: World, args: argparse.Namespace) -> int:
+    """``--workers N``: N server processes on one port, sharing episodes through ``--state``."""
+    if args.transport != "http":
+        raise ConfigError("--workers runs several HTTP server processes; use it with --transport http")
+    if not args.state:
+        raise ConfigError("--workers N needs --state (a SQLite file or a redis:// URL): the worker processes share "
+                          "their episodes through it")
+    from . import transport
+
+    os.environ[WORKER_ARGS_ENV] = json.dumps({"argv": args.argv, "verbosity": args.verbosity})
+    print(f"agentworld-mcp: serving {world.name} at http://{args.host}:{args.port}/mcp with {args.workers} "
+          "worker processes", file=sys.stderr, flush=True)
+    transport.serve_http_workers("agentworld_mcp.cli:worker_app", workers=args.workers, host=args.host, port=args.port)
+    return 0
+
+
+def worker_app() -> Any:
+    """One worker's app (uvicorn calls this in each process): the same simulator ``serve`` builds.
+
+    Stateless MCP over HTTP: any worker answers any request, and the episode comes with the request.
+    """
+    from . import transport
+
+    given = json.loads(os.environ[WORKER_ARGS_ENV])
+    args = build_parser().parse_args(given["argv"])
+    _configure_logging(given["verbosity"])
+    world = load_world(args.world)
+    sim = make_simulator(world, args)
+    token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
+    hosts = [*(args.allow_host or []), *([args.host] if args.host not in ("0.0.0.0", "::", "") else [])]
+    return transport.http_app(
+        sim, default_episode=args.episode, extra_routes=_admin_routes(sim) if args.admin else None,
+        auth_token=token, allowed_hosts=hosts, allowed_origins=args.allow_origin, stateless=True,
+        on_shutdown=sim.aclose,
+    )
 
 
 def _admin_routes(sim: Simulator) -> list[Any]:
@@ -338,6 +398,15 @@ def _enrich(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _openenv(args: argparse.Namespace) -> int:
+    from .openenv import load_reward, serve_openenv  # needs the openenv extra
+
+    reward = load_reward(args.reward) if args.reward else None
+    sim = make_simulator(load_world(args.world), args)
+    serve_openenv(sim, host=args.host, port=args.port, reward=reward, max_sessions=args.max_sessions)
+    return 0
+
+
 def _sim2real(args: argparse.Namespace) -> int:
     from .cli_sim2real import run
 
@@ -346,7 +415,8 @@ def _sim2real(args: argparse.Namespace) -> int:
 
 _COMMANDS = {"serve": _serve, "validate": _validate, "call": _call, "mirror": _mirror, "episodes": cli_episodes.run,
              "export": cli_episodes.run_export,
-             "enrich": _enrich, "report": _report, **{name: _sim2real for name in ("proxy", "learn", "score")}}
+             "enrich": _enrich, "report": _report, "openenv": _openenv,
+             **{name: _sim2real for name in ("proxy", "learn", "score")}}
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -22,7 +22,7 @@ import json
 import logging
 import sys
 import typing
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from io import TextIOWrapper
 from typing import Any
 
@@ -214,10 +214,13 @@ def http_app(
     auth_token: str | None = None,
     allowed_hosts: list[str] | None = None,
     allowed_origins: list[str] | None = None,
+    stateless: bool = False,
+    on_shutdown: Callable[[], Awaitable[None]] | None = None,
 ) -> Any:
     """A Starlette app serving the MCP endpoint at ``path`` (plus optional extra routes).
 
-    Behind :class:`~agentworld_mcp.http_guard.HttpGuard`: bearer token, Host and Origin checks,
+    ``stateless``: no MCP session kept between requests (any worker process can answer any
+    request; episodes are chosen per request, never per process). Behind :class:`~agentworld_mcp.http_guard.HttpGuard`: bearer token, Host and Origin checks,
     admin routes closed to cross-site requests, every message screened.
     """
     from .http_guard import HttpGuard
@@ -229,15 +232,19 @@ def http_app(
     from starlette.routing import Mount, Route
 
     server = build_server(sim, default_episode=default_episode)
-    manager = StreamableHTTPSessionManager(app=server, stateless=False)
+    manager = StreamableHTTPSessionManager(app=server, stateless=stateless)
 
     async def handle(scope: Any, receive: Any, send: Any) -> None:
         await manager.handle_request(scope, receive, send)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
-        async with manager.run():
-            yield
+        try:
+            async with manager.run():
+                yield
+        finally:
+            if on_shutdown is not None:
+                await on_shutdown()
 
     routes: list[Any] = [*(extra_routes or []), Route(path, endpoint=_Asgi(handle), methods=["GET", "POST", "DELETE"])]
     routes.append(Mount(path, app=handle))
@@ -307,6 +314,13 @@ async def serve_http(
     if on_ready is not None:
         on_ready(f"http://{host}:{port}/mcp")
     await userver.serve()
+
+
+def serve_http_workers(factory: str, *, workers: int, host: str, port: int) -> None:
+    """Run ``workers`` processes of the app built by ``factory`` (``module:function``) on one port."""
+    import uvicorn
+
+    uvicorn.run(factory, factory=True, workers=workers, host=host, port=port, log_level="warning", lifespan="on")
 
 
 # -- client (catalog mirroring) -------------------------------------------------------
