@@ -204,3 +204,22 @@ async def test_a_world_file_routes_its_own_tools(tmp_path: Path) -> None:
         listed = await session.call_tool("list_directory", {"path": str(sandbox)})
     assert not written.isError
     assert "plan.txt" not in listed.content[0].text and list(sandbox.iterdir()) == []
+
+
+async def test_progress_notifications_of_the_real_server_reach_the_client() -> None:
+    arguments = {"duration": 0.3, "steps": 3}
+    with thirdparty.everything_http() as upstream:
+        direct_progress: list[float] = []
+        async with http_session(upstream) as session:
+            await session.call_tool("trigger-long-running-operation", arguments,
+                                    progress_callback=lambda p, total, message: _append(direct_progress, p))
+        proxied_progress: list[float] = []
+        async with proxy_session("--url", upstream) as session:
+            result = await session.call_tool("trigger-long-running-operation", arguments,
+                                             progress_callback=lambda p, total, message: _append(proxied_progress, p))
+    assert not result.isError
+    assert proxied_progress == direct_progress and len(direct_progress) == 3
+
+
+async def _append(values: list[float], value: float) -> None:
+    values.append(value)

@@ -388,6 +388,8 @@ class Upstream:
 
     def __init__(self, session: Any, initialized: JSONDict) -> None:
         self._session = session
+        #: Where the server's notifications go (the proxy's downstream sessions; see build_proxy_server).
+        self.notify: Callable[[Any], Any] | None = None
         info = initialized.get("serverInfo") or {}
         self.name: str = str(info.get("name") or "upstream")
         self.version: str = str(info.get("version") or "")
@@ -423,10 +425,17 @@ async def connect_upstream(*, command: list[str] | None = None, url: str | None 
     """An initialized client session to a real server (stdio ``command`` or streamable HTTP ``url``)."""
     from mcp import ClientSession
 
+    upstream: Upstream | None = None
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ServerNotification) and upstream is not None and upstream.notify is not None:
+            await upstream.notify(message)
+
     async with _client_streams(command=command, url=url, env=env) as (read, write):
-        async with ClientSession(read, write) as session:
+        async with ClientSession(read, write, message_handler=on_message) as session:
             initialized = await session.initialize()
-            yield Upstream(session, initialized.model_dump(mode="json", by_alias=True, exclude_none=True))
+            upstream = Upstream(session, initialized.model_dump(mode="json", by_alias=True, exclude_none=True))
+            yield upstream
 
 
 def build_proxy_server(handler: Any) -> Server:
@@ -437,6 +446,28 @@ def build_proxy_server(handler: Any) -> Server:
     an upstream ``McpError`` raised through it reaches the client as the same JSON-RPC error.
     """
     server: Server = Server(handler.name, version=handler.version or __version__, instructions=handler.instructions)
+    # The real server's notifications reach the client: progress to the session whose call carries
+    # its token, anything else (logging, list changes) to the session that called last.
+    by_token: dict[Any, tuple[Any, Any]] = {}
+    last: list[tuple[Any, Any]] = []  # at most one: the latest caller
+
+    async def forward(notification: types.ServerNotification) -> None:
+        root = notification.root
+        token = getattr(getattr(root, "params", None), "progressToken", None)
+        target = by_token.get(token) if isinstance(root, types.ProgressNotification) else (last[-1] if last else None)
+        if target is None:
+            return
+        data = root.model_dump(by_alias=True, mode="json", exclude_none=True)
+        data.pop("jsonrpc", None)  # the received message's envelope, kept as an extra field
+        try:
+            await target[0].send_notification(types.ServerNotification.model_validate(data),
+                                              related_request_id=target[1])
+        except Exception as exc:  # a client gone away misses a notification, nothing more
+            log.debug("could not forward %s: %s", type(root).__name__, exc)
+
+    upstream = getattr(handler, "upstream", None)
+    if upstream is not None and hasattr(upstream, "notify"):
+        upstream.notify = forward
 
     async def list_tools(request: types.ListToolsRequest | None) -> types.ServerResult:
         cursor = request.params.cursor if request is not None and request.params is not None else None
@@ -446,10 +477,18 @@ def build_proxy_server(handler: Any) -> Server:
         params = request.params
         meta = (params.meta.model_dump(mode="json", by_alias=True, exclude_none=True)
                 if params.meta is not None else None)
+        context = server.request_context
+        target = (context.session, context.request_id)
+        token = (meta or {}).get("progressToken")
+        last[:] = [(context.session, None)]
+        if token is not None:
+            by_token[token] = target
         try:
             result = await handler.call_tool(params.name, params.arguments or {}, meta)
         except (UnknownToolError, ConfigError) as exc:  # a call routed to a simulated world that lacks the tool
             raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=str(exc))) from None
+        finally:
+            by_token.pop(token, None)
         return _Verbatim(result)  # type: ignore[return-value]
 
     _register(server, types.ListToolsRequest, list_tools)
