@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
@@ -108,6 +109,11 @@ def filesystem_script(root: Path, topic: str, words: list[str]) -> Script:
     ]
 
 
+def without_meta(tool: JSONDict) -> JSONDict:
+    """A tool as the server listed it, key order kept, less what learn may add under ``_meta``."""
+    return {k: v for k, v in tool.items() if k != "_meta"}
+
+
 def scores(recording: Path, *world: str) -> JSONDict:
     done = thirdparty.run_cli("score", str(recording), *world, "--json")
     assert done.returncode == 0, done.stderr
@@ -157,6 +163,9 @@ async def test_learned_world_beats_the_bare_catalog_on_an_unseen_episode(server:
     learned = tmp_path / "learned.yaml"
     done = thirdparty.run_cli("learn", str(tmp_path / "train.jsonl"), "-o", str(learned))
     assert done.returncode == 0, done.stderr
+    catalog = json.loads((tmp_path / "train.tools.json").read_text())["tools"]
+    learned_tools = yaml.safe_load(learned.read_text())["tools"]
+    assert [json.dumps(without_meta(t)) for t in learned_tools] == [json.dumps(without_meta(t)) for t in catalog]
     bare = scores(tmp_path / "test.jsonl")  # the recorded catalog alone
     smart = scores(tmp_path / "test.jsonl", "--world", str(learned))
     report = summary(server, bare, smart)
