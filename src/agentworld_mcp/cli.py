@@ -401,6 +401,8 @@ def _enrich(args: argparse.Namespace) -> int:
 def _openenv(args: argparse.Namespace) -> int:
     from .openenv import load_reward, serve_openenv  # needs the openenv extra
 
+    if args.episode:  # sessions name their episodes: reset(episode_id=...)
+        raise ConfigError("openenv: every session is its own episode; name it with reset(episode_id=...), not --episode")
     reward = load_reward(args.reward) if args.reward else None
     sim = make_simulator(load_world(args.world), args)
     serve_openenv(sim, host=args.host, port=args.port, reward=reward, max_sessions=args.max_sessions)
