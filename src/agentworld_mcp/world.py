@@ -193,7 +193,7 @@ def _load_catalog(ref: str, source: str, base_dir: Path | None) -> list[JSONDict
     return catalog.tools
 
 
-_SYNTAX_HINT = "Fix the syntax at the line shown (a YAML or JSON linter points at it too)."
+_SYNTAX_HINT = "Fix the syntax at the line shown, then check with `agentworld-mcp validate FILE`."
 
 
 def _schema_problems(data: JSONDict, source: str, text: str | None) -> list[str]:
