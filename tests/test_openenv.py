@@ -14,6 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import uvicorn
@@ -21,7 +22,7 @@ import uvicorn
 from agentworld_mcp import Simulator
 from agentworld_mcp.errors import ConfigError
 from agentworld_mcp.openenv import EpisodeView, load_reward, openenv_app
-from agentworld_mcp.world import load_world
+from agentworld_mcp.world import World, load_world
 from openenv.core.env_server.mcp_types import CallToolAction, CallToolObservation
 from openenv.core.mcp_client import MCPToolClient
 
@@ -34,10 +35,10 @@ from rewards import issues_closed  # noqa: E402  (examples/openenv/rewards.py, a
 
 
 @contextlib.contextmanager
-def openenv_server(sim: Simulator, **options: object) -> Iterator[str]:
-    """``openenv_app(sim)`` under uvicorn on a free loopback port, in a thread; yields its base URL."""
+def openenv_server(source: Simulator | World, **options: Any) -> Iterator[str]:
+    """``openenv_app(source)`` under uvicorn on a free loopback port, in a thread; yields its base URL."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(openenv_app(sim, **options), host="127.0.0.1", port=port,  # type: ignore[arg-type]
+    server = uvicorn.Server(uvicorn.Config(openenv_app(source, **options), host="127.0.0.1", port=port,
                                            log_level="error"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -88,8 +89,9 @@ async def test_cli_serves_the_catalog_and_the_pipeline_to_openenvs_client():
             assert state.step_count == 3 and state.episode_id.startswith("openenv-")
 
 
-async def test_two_sessions_are_two_isolated_episodes():
-    with openenv_server(tracker()) as url:
+async def test_two_sessions_are_two_isolated_episodes_dropped_when_they_close():
+    sim = tracker()
+    with openenv_server(sim) as url:
         async with MCPToolClient(base_url=url) as first, MCPToolClient(base_url=url) as second:
             await asyncio.gather(first.reset(), second.reset())
             await first.call_tool("create_issue", title="only in the first session")
@@ -97,6 +99,11 @@ async def test_two_sessions_are_two_isolated_episodes():
             seen_first = titles(await first.call_tool("list_issues"))
             seen_second = titles(await second.call_tool("list_issues"))
             first_state, second_state = await first.state(), await second.state()
+            assert {first_state.episode_id, second_state.episode_id} <= set(await sim.store.ids())
+        deadline = time.monotonic() + 10  # the server drops a session's made-up episode after it closes
+        while set(await sim.store.ids()) & {first_state.episode_id, second_state.episode_id}:
+            assert time.monotonic() < deadline, await sim.store.ids()
+            await asyncio.sleep(0.05)
     assert "only in the first session" in seen_first and "only in the first session" not in seen_second
     assert "Update the launch checklist" in seen_first and "Update the launch checklist" not in seen_second
     assert first_state.episode_id != second_state.episode_id
@@ -131,7 +138,7 @@ async def test_reward_is_computed_from_the_final_state_after_every_call():
         seen.append(view)
         return issues_closed(view)
 
-    with openenv_server(tracker(), reward=reward) as url:
+    with openenv_server(load_world(TRACKER), reward=reward) as url:  # a World: the app makes its simulator
         async with MCPToolClient(base_url=url) as client:
             await client.reset()
             rewards = []

@@ -213,8 +213,14 @@ def _as_openenv_result(result: ToolResult) -> JSONDict:
     }
 
 
-def openenv_environment(sim: Simulator, *, reward: Reward | None = None) -> Callable[[], SimulatorEnvironment]:
-    """The factory OpenEnv's server calls once per session: a new episode of ``sim`` each time."""
+def openenv_environment(source: Simulator | World, *, reward: Reward | None = None,
+                        **overrides: Any) -> Callable[[], SimulatorEnvironment]:
+    """The factory OpenEnv's server calls once per session: a new episode of one simulator each time.
+
+    ``source`` is a :class:`Simulator`, or a :class:`World` given to ``Simulator.from_world(world,
+    **overrides)``; every session shares that simulator (and its store).
+    """
+    sim = source if isinstance(source, Simulator) else Simulator.from_world(source, **overrides)
 
     def factory() -> SimulatorEnvironment:
         return SimulatorEnvironment(sim, reward=reward)
@@ -222,10 +228,13 @@ def openenv_environment(sim: Simulator, *, reward: Reward | None = None) -> Call
     return factory
 
 
-def openenv_app(sim: Simulator, *, reward: Reward | None = None, max_sessions: int = 64) -> Any:
-    """openenv-core's FastAPI app (``/ws``, ``/reset``, ``/step``, ``/state``, ``/mcp``) for ``sim``."""
-    return create_app(openenv_environment(sim, reward=reward), CallToolAction, CallToolObservation,
-                      env_name=f"agentworld-{sim.world.name}", max_concurrent_envs=max_sessions)
+def openenv_app(source: Simulator | World, *, reward: Reward | None = None, max_sessions: int = 64,
+                **overrides: Any) -> Any:
+    """openenv-core's FastAPI app (``/ws``, ``/mcp``, ``/reset``, ``/step``, ``/state``) for a simulator or world."""
+    factory = openenv_environment(source, reward=reward, **overrides)
+    name = source.world.name if isinstance(source, Simulator) else source.name
+    return create_app(factory, CallToolAction, CallToolObservation, env_name=f"agentworld-{name}",
+                      max_concurrent_envs=max_sessions)
 
 
 def serve_openenv(sim: Simulator, *, host: str = "127.0.0.1", port: int = 8000, reward: Reward | None = None,
