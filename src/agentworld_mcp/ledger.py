@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .roles import ID_NAMES, collection_name, is_id_name, normalise_path
+from .roles import ID_NAMES, collection_name, is_id_name, normalise_path, compound_key  # compound_key: re-exported
 
 JSONDict = dict[str, Any]
 Status = Literal["seeded", "created", "updated", "observed", "deleted"]
@@ -28,11 +28,6 @@ COMPOUND_KEYS: tuple[tuple[str, ...], ...] = (
     ("from", "type", "to"),
 )
 _NESTED_DEPTH = 2
-
-
-def compound_key(*parts: Any) -> str:
-    """One string for a key made of several values (stable, unambiguous, readable)."""
-    return json.dumps([str(p) for p in parts], ensure_ascii=False, separators=(",", ":"))
 
 
 def identity(fields: JSONDict) -> tuple[str, str] | None:

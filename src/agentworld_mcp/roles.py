@@ -22,11 +22,13 @@ When inference is wrong, a tool can say what it is in its ``_meta``::
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import WorldFileError
+from .sql_roles import DB_COLLECTION, KIND_OF_OP, sql_operation
 
 JSONDict = dict[str, Any]
 Kind = Literal["create", "read", "list", "search", "update", "delete", "move", "action"]
@@ -181,9 +183,12 @@ class ToolRole:
         """``key`` within the call's scope: issue 3 of acme/rocket is not issue 3 of acme/webapp."""
         if not self.scope_args:
             return key
-        from .ledger import compound_key
-
         return compound_key(*self.scope_of(arguments), key)
+
+
+def compound_key(*parts: Any) -> str:
+    """One string for a key made of several values (stable, unambiguous, readable)."""
+    return json.dumps([str(p) for p in parts], ensure_ascii=False, separators=(",", ":"))
 
 
 def normalise_key(style: str, value: Any) -> str:
@@ -245,17 +250,18 @@ def _apply_override(name: str, role: ToolRole, override: Any) -> ToolRole:
         problems.append(f"_meta.{ROLE_META} of tool {name!r}: kind {override['kind']!r} is not one of {list(KINDS)}")
     if problems:
         raise WorldFileError(f"tool {name}", problems)
-    values = {k: tuple(v) if isinstance(v, list) else v for k, v in override.items()}
+    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in override.items()}
     if "collection" in values and "key_field" not in values and role.style == "record":
         values.setdefault("key_field", role.key_field)
     return dataclasses.replace(role, **values)
 
 
 def _infer(tool: JSONDict) -> ToolRole:
-    from .backends.sql_roles import sql_role  # query-language tools answer from a database
-
-    if (sql := sql_role(tool)) is not None:
-        return sql
+    found = sql_operation(tool, words(tool["name"]))  # query-language tools answer from a database
+    if found is not None:
+        op, statement_arg = found
+        return ToolRole(KIND_OF_OP[op], DB_COLLECTION, style="sql", op=op, key_field="name",  # type: ignore[arg-type]
+                        query_arg=statement_arg)
     name = tool["name"]
     tokens = words(name)
     annotations = tool.get("annotations") or {}

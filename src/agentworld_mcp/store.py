@@ -723,4 +723,4 @@ class SqliteStore:
         return f"SqliteStore({self.path!r})"
 
 
-__all__ = ["EpisodeInfo", "EpisodeStore", "MemoryStore", "SqliteStore", "TurnLog", "open_store", "world_fingerprint"]
+__all__ = ["EpisodeInfo", "EpisodeStore", "MemoryStore", "SqliteStore", "TurnLog", "world_fingerprint"]

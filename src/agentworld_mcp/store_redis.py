@@ -148,7 +148,7 @@ class RedisStore:
                 await lock.release()
 
     async def _load(self, episode_id: str, factory: EpisodeFactory | None) -> _Slot | None:
-        version = await self._redis.hget(self._key("ep", episode_id), "version")
+        version: str | None = await self._redis.hget(self._key("ep", episode_id), "version")  # type: ignore[assignment]
         cached = self._cache.get(episode_id)
         if version is None:
             if factory is None:
@@ -245,8 +245,8 @@ class RedisStore:
 
     async def ids(self) -> list[str]:
         await self._check_world()
-        members = await self._redis.smembers(self._key("episodes"))
-        alive = []
+        members: set[str] = await self._redis.smembers(self._key("episodes"))  # type: ignore[assignment]
+        alive: list[str] = []
         for episode_id in sorted(members):
             if await self._redis.exists(self._key("ep", episode_id)):
                 alive.append(episode_id)

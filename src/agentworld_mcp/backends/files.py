@@ -24,7 +24,7 @@ from typing import Any
 from ..ledger import Effect, Entity
 from ..roles import ToolRole, normalise_path
 from .base import Prediction, Step
-from .schema import clock, conform, error, not_found, structured_text
+from .common import clock, conform, error, not_found, structured_text
 
 JSONDict = dict[str, Any]
 _JS_DATE = "%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)"
@@ -56,18 +56,19 @@ def _path_arg(step: Step, role: ToolRole) -> tuple[str, str] | Prediction | None
     return None
 
 
+def _seeded_roots(entries: list[JSONDict]) -> list[str]:
+    found = set()
+    for entry in entries:
+        parts = normalise_path(str(entry.get("path") or "/")).strip("/").split("/")
+        is_dir = len(parts) > 1 or entry.get("type") == "directory"
+        found.add("/" + parts[0] if is_dir and parts[0] else "/")  # a file at the top: all of / is served
+    return ["/"] if "/" in found or not found else sorted(found)
+
+
 def _roots(step: Step) -> list[str]:
     """The allowed directories: the top directories of the seed's files (the server was started on
-    them); ``/`` for a world without files, where every path is allowed. Cached per world."""
-    cache = step.world.__dict__
-    if "_agentworld_file_roots" not in cache:
-        found = set()
-        for entry in step.world.seed.get("files", []):
-            parts = normalise_path(str(entry.get("path") or "/")).strip("/").split("/")
-            is_dir = len(parts) > 1 or entry.get("type") == "directory"
-            found.add("/" + parts[0] if is_dir and parts[0] else "/")  # a file at the top: all of / is served
-        cache["_agentworld_file_roots"] = ["/"] if "/" in found or not found else sorted(found)
-    roots: list[str] = cache["_agentworld_file_roots"]
+    them); ``/`` for a world without files, where every path is allowed. Derived once per catalog."""
+    roots: list[str] = step.derived("file_roots", lambda: _seeded_roots(step.world.seed.get("files", [])))
     return roots
 
 
@@ -483,7 +484,7 @@ def _delete(step: Step, role: ToolRole) -> Prediction:
 
 
 def _unknown(step: Step, role: ToolRole) -> Prediction:
-    from .schema import _action
+    from .common import _action
 
     return _action(step, role)
 

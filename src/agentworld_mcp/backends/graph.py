@@ -19,7 +19,7 @@ from ..ledger import Effect, compound_key
 from ..result import dump_json
 from ..roles import ToolRole
 from .base import Prediction, Step
-from .schema import conform, not_found, structured_text
+from .common import conform, not_found, structured_text
 
 JSONDict = dict[str, Any]
 _RELATION = ("from", "relationType", "to")

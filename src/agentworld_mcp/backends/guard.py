@@ -19,7 +19,7 @@ from ..catalog import ToolSpec
 from ..ledger import Entity, Ledger, identity
 from ..roles import ToolRole
 from .base import Step
-from .schema import not_found
+from .common import not_found
 
 JSONDict = dict[str, Any]
 

@@ -15,9 +15,11 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from .. import values
-from ..entities import EntityModel, EntityType, build
+from ..entities import EntityType
 from ..ledger import Entity
 from ..roles import ToolRole, singular
+from .common import clock, now_iso
+from .common import entity_model as model
 
 if TYPE_CHECKING:
     from .base import Step
@@ -32,19 +34,6 @@ _ZERO_FIELDS = ("balance", "amount", "total", "count", "quantity", "score", "poi
 ALIASES = ("identifier", "number", "key", "slug", "ts", "name")
 #: States that take an item out of a plain list (a closed issue stays listed; a completed task does not).
 _HIDDEN = frozenset({"completed", "complete", "archived", "deleted", "cancelled", "canceled"})
-
-
-def model(step: Step) -> EntityModel:
-    """The catalog's entity model (built once per world when the step has no catalog)."""
-    catalog = getattr(step, "catalog", None)
-    if catalog is not None and getattr(catalog, "model", None) is not None:
-        found: EntityModel = catalog.model
-        return found
-    cached = step.world.__dict__.get("_agentworld_entities")
-    if cached is None:
-        cached = build(step.world.tools, seed=step.world.seed)
-        step.world.__dict__["_agentworld_entities"] = cached
-    return cached
 
 
 def entity_type(step: Step, role: ToolRole) -> EntityType | None:
@@ -78,7 +67,6 @@ def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0
         return values.generate(key_schema, step.rng, role.key_field)
     if known is not None and not key_schema:
         if known.conventions.ts_key:  # Slack-style: the message's own timestamp, unique per channel
-            from .schema import clock
 
             return f"{int(clock(step.turn).timestamp())}.{number:06d}"
         if known.conventions.identifier and known.conventions.identifier[0] == role.key_field:
@@ -152,7 +140,6 @@ def starting_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any
     if role.key_field != "number" and known.key_type == "integer" and "number" in known.fields:
         fields.setdefault("number", key_value)
     created = next((f for f in known.fields if f in ("created_at", "createdAt", "created", "date_created")), None)
-    from .schema import now_iso
 
     if created or not role.key_args:  # the service made it (a caller-named key-value entry has no timestamp)
         fields.setdefault(created or _CREATED, now_iso(step.turn))

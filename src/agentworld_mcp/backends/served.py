@@ -21,7 +21,6 @@ from .wrapping import wrap, wrapped_schema
 
 _CACHE = "_agentworld_serving"
 _PLAIN = "_agentworld_plain"
-_BARE = "_agentworld_bare_catalog"
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,7 @@ def serving(step: Step) -> Serving | None:
         wrapped = wrapped_schema(spec.definition) is not None
         convention = convention_for(step.world, spec.definition)
         if wrapped or convention.in_band:
-            bare = bare_catalog(step.world)
+            bare = step.derived("bare_catalog", lambda: bare_catalog(step.world))  # once per catalog
             plain = dataclasses.replace(bare[spec.name] if wrapped else spec)
             plain.__dict__[_PLAIN] = True
             found = Serving(plain, wrapped, convention, bare if wrapped else None)
@@ -55,15 +54,11 @@ def serving(step: Step) -> Serving | None:
 
 
 def bare_catalog(world: World) -> Catalog:
-    """The world's catalog with every FastMCP wrapper taken off (cached per world): roles, keys and
-    entities read from the tools as the records they return (``create_note`` keyed by ``note_id``)."""
-    cached = world.__dict__.get(_BARE)
-    if cached is None:
-        tools = [{k: v for k, v in t.items() if k != "outputSchema"} if wrapped_schema(t) is not None else t
-                 for t in world.tools]
-        cached = Catalog(World.model_validate({**world.model_dump(by_alias=True), "tools": tools}))
-        world.__dict__[_BARE] = cached
-    return cached
+    """The world's catalog with every FastMCP wrapper taken off: roles, keys and entities read from
+    the tools as the records they return (``create_note`` keyed by ``note_id``)."""
+    tools = [{k: v for k, v in t.items() if k != "outputSchema"} if wrapped_schema(t) is not None else t
+             for t in world.tools]
+    return Catalog(World.model_validate({**world.model_dump(by_alias=True), "tools": tools}))
 
 
 def predict_as_served(step: Step, predict: Callable[[Step], Prediction]) -> Prediction | None:

@@ -78,6 +78,6 @@ def predict_in_shape(step: Step, predict: Callable[[Step], Prediction]) -> Predi
         return prediction
     if shape.get("type") == "array" and isinstance(observation, dict) and set(observation) == {_ITEMS}:
         observation = observation[_ITEMS]
-    from .schema import conform
+    from .common import conform
 
     return dataclasses.replace(prediction, observation=conform(observation, shape, step.rng))

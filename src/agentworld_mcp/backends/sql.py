@@ -44,7 +44,7 @@ from ..world import World
 from .base import Prediction, Step
 from .sql_db import Database, Outcome, SQLFailure, open_database, remember
 from .sql_dialects import command, data_type, worded
-from .sql_roles import DB_COLLECTION, DB_NAME, TABLE_ARGS, dialect_of
+from ..sql_roles import DB_COLLECTION, DB_NAME, TABLE_ARGS, dialect_of
 
 JSONDict = dict[str, Any]
 _WRITE_PREFIXES = ("INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "REPLACE")
@@ -66,10 +66,7 @@ class Convention:
 
 
 def convention(world: World) -> Convention:
-    """The catalog's SQL convention: demonstrations first, else its dialect's reference server. Cached."""
-    cached = world.__dict__.get("_agentworld_sql")
-    if isinstance(cached, Convention):
-        return cached
+    """The catalog's SQL convention: demonstrations first, else its dialect's reference server."""
     text = " ".join([world.name, world.scenario] + [f"{t.get('name', '')} {t.get('description') or ''}"
                                                      for t in world.tools])
     named = dialect_of(text)
@@ -78,11 +75,11 @@ def convention(world: World) -> Convention:
     rows: Literal["repr", "json"] = "repr" if named == "sqlite" else "json"
     errors: Literal["text", "error"] = "text" if named == "sqlite" else "error"
     prefix = "Database error: "
-    from .sql_roles import sql_role
+    from ..roles import infer_role
 
     for demo in world.demonstrations:
         tool = world.tool(demo.tool)
-        if tool is None or sql_role(tool) is None or not isinstance(demo.response, str):
+        if tool is None or infer_role(tool).style != "sql" or not isinstance(demo.response, str):
             continue
         response = demo.response.strip()
         match = re.match(r"([A-Za-z ]*error: )", response, re.IGNORECASE)
@@ -94,9 +91,7 @@ def convention(world: World) -> Convention:
             rows = "repr"
         elif response.startswith(("[", "{")):
             rows = "json"
-    found = Convention(dialect, rows, errors, prefix)
-    world.__dict__["_agentworld_sql"] = found
-    return found
+    return Convention(dialect, rows, errors, prefix)
 
 
 # -- the episode's database -----------------------------------------------------------------------
@@ -104,7 +99,7 @@ def convention(world: World) -> Convention:
 
 def predict_sql(step: Step, role: ToolRole) -> Prediction:
     """The database's answer to ``step`` and, when it changed the database, its new dump as an effect."""
-    conv = convention(step.world)
+    conv = step.derived("sql_convention", lambda: convention(step.world))  # once per catalog
     db = open_database(step, conv.dialect)
     try:
         body = _OPS.get(role.op or "query", _query)(step, role, db, conv)
@@ -375,7 +370,7 @@ def _answer(step: Step, conv: Convention, body: _Body, effects: list[Effect]) ->
 
 def _structured(step: Step, body: _Body, text: str) -> Any:
     """The answer in the tool's outputSchema: rows in its array, counts in its count fields, else text."""
-    from .schema import conform
+    from .common import conform
 
     out = step.tool.output_schema or {}
     props: JSONDict = out.get("properties") or {}

@@ -29,7 +29,7 @@ from .sql_dialects import (
     to_sqlite,
     worded,
 )
-from .sql_roles import DB_COLLECTION, DB_NAME
+from ..sql_roles import DB_COLLECTION, DB_NAME
 
 JSONDict = dict[str, Any]
 _CACHE_SIZE = 32
@@ -175,7 +175,7 @@ def _connect(turn: int, dialect: str = "sqlite") -> sqlite3.Connection:
     For a dialect whose servers return typed values (Postgres), column values come back as
     their declared types say (:func:`~.sql_dialects.register_typed_values`).
     """
-    from .schema import clock
+    from .common import clock
 
     typed = dialect in TYPED_DIALECTS
     if typed:

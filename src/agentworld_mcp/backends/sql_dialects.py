@@ -17,7 +17,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from .sql_roles import DB_NAME
+from ..sql_roles import DB_NAME
 
 JSONDict = dict[str, Any]
 

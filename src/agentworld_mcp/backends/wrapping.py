@@ -67,7 +67,7 @@ def as_result(answer: Any, schema: JSONDict, step: Step) -> Any:
     """The bare answer (to the bare tool's ``step``) as a value of ``schema``: a record becomes its JSON
     where a string is wanted, a list its length where a number is (or the tool's collection its size),
     and so on; whatever can't be carried over is generated."""
-    from .schema import conform
+    from .common import conform
 
     kind = _kind(schema, answer)
     if kind == "string":  # as ``json.dumps(record)`` writes it, the habit of Python servers' ``-> str`` tools

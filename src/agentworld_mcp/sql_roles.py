@@ -12,11 +12,14 @@ with a ``table`` argument...) and either its descriptions mention a SQL database
 its arguments are table-shaped (``table_name``, ``columns``, ``data``, ``where``). That
 keeps ``list_tables(baseId)`` of a spreadsheet service a record tool.
 
-Both get a :class:`~agentworld_mcp.roles.ToolRole` with ``style="sql"`` and an ``op``:
+Both get (from :func:`agentworld_mcp.roles.infer_role`, which asks :func:`sql_operation`) a
+:class:`~agentworld_mcp.roles.ToolRole` with ``style="sql"`` and an ``op``:
 ``read`` (SELECT only), ``write`` (no SELECT), ``query`` (any statement),
 ``create_table``, ``list_tables``, ``list_schemas``, ``describe_table``, ``drop_table``,
 ``insert``/``update``/``delete`` (rows given as arguments), ``create_index``,
-``alter_table``. :mod:`.sql` answers them from the episode's database.
+``alter_table``. :mod:`agentworld_mcp.backends.sql` answers them from the episode's database.
+This module sits below :mod:`agentworld_mcp.roles` and returns plain data, so the two never
+import each other.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..roles import Kind, ToolRole, words
 
 JSONDict = dict[str, Any]
 
@@ -63,26 +65,26 @@ _READ_ONLY = re.compile(r"read[- ]?only|\bselect (?:sql )?(?:query|queries|state
 _WRITES = re.compile(r"\b(?:insert|update|delete|modif\w*|writes?|ddl|dml|mutat\w*)\b", re.IGNORECASE)
 
 #: op -> the role kind other stages (perturbation rules, guards) see.
-KIND_OF_OP: dict[str, Kind] = {
+#: The role kind (:data:`agentworld_mcp.roles.KINDS`) of each operation.
+KIND_OF_OP: dict[str, str] = {
     "read": "search", "query": "action", "write": "update", "create_table": "create", "list_tables": "list",
     "list_schemas": "list", "describe_table": "read", "drop_table": "delete", "insert": "create",
     "update": "update", "delete": "delete", "create_index": "create", "alter_table": "update",
 }
 
 
-def sql_role(tool: JSONDict) -> ToolRole | None:
-    """The SQL role of ``tool``, or None when it does not speak SQL."""
+def sql_operation(tool: JSONDict, tokens: list[str]) -> tuple[str, str | None] | None:
+    """``(op, statement argument)`` of a tool that speaks SQL, or None; ``tokens`` are its name's words."""
     props: JSONDict = (tool.get("inputSchema") or {}).get("properties") or {}
-    tokens = words(tool.get("name") or "")
     text = _descriptions(tool, props)
     sql_arg = next((a for a in SQL_ARGS if _is_string(props.get(a))), None)
     if sql_arg is not None and ("sql" in sql_arg.lower() or _SQL_WORDS.search(text) or _STATEMENT_WORDS.search(text)):
-        return _role(_query_op(tokens, tool.get("description") or "", tool.get("annotations") or {}), sql_arg)
+        return _query_op(tokens, tool.get("description") or "", tool.get("annotations") or {}), sql_arg
     op = _table_op(tokens, props)
     if op is None:
         return None
     if _SQL_WORDS.search(text) or _DB_WORDS.search(tool.get("description") or "") or set(props) <= _TABLEISH:
-        return _role(op, None)
+        return op, None
     return None
 
 
@@ -94,11 +96,6 @@ def dialect_of(text: str) -> str | None:
         if match:
             found.append((match.start(), dialect))
     return min(found)[1] if found else None
-
-
-def _role(op: str, sql_arg: str | None) -> ToolRole:
-    return ToolRole(KIND_OF_OP[op], DB_COLLECTION, style="sql", op=op, key_field="name",
-                    query_arg=sql_arg)
 
 
 def _descriptions(tool: JSONDict, props: JSONDict) -> str:
