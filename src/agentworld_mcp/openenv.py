@@ -18,6 +18,7 @@ openenv-core is imported here only; the CLI imports this module when ``openenv``
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import uuid
 from collections.abc import Callable
@@ -29,7 +30,7 @@ from pydantic import Field
 
 from .engine import Simulator
 from .episode import Episode, Turn, episode_id as as_episode_id
-from .errors import ConfigError, MissingExtraError
+from .errors import ConfigError, EpisodeNotFoundError, MissingExtraError
 from .result import ToolResult
 from .world import World
 
@@ -116,7 +117,7 @@ class SimulatorEnvironment(MCPEnvironment):
         seed = self.sim.seed if seed is None else int(seed)
         world = self.sim.world
         # Afresh: the seed state, no turns, generated values drawn from this seed.
-        if eid in await self.sim.store.ids():
+        with contextlib.suppress(EpisodeNotFoundError):
             await self.sim.store.delete(eid)
         async with self.sim.store.session(eid, lambda e: Episode.new(world, e, seed)):
             pass
@@ -185,8 +186,9 @@ class SimulatorEnvironment(MCPEnvironment):
         return value
 
     async def _forget(self) -> None:
-        if self._owned and self._episode is not None and self._episode in await self.sim.store.ids():
-            await self.sim.store.delete(self._episode)
+        if self._owned and self._episode is not None:
+            with contextlib.suppress(EpisodeNotFoundError):
+                await self.sim.store.delete(self._episode)
         self._episode, self._owned = None, False
 
 
