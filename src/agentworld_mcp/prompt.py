@@ -180,7 +180,7 @@ def in_history(turn: Turn) -> bool:
 
 def state_facts(ledger: Ledger, tool: ToolSpec, arguments: JSONDict, options: PromptOptions) -> str:
     """Compact facts from the ledger that bear on this call: the target entity and its collection."""
-    role = tool.role
+    role = tool.role_for(arguments)  # a consolidated tool's action argument selects what the call does
     lines: list[str] = []
     for name in role.key_args:
         value = arguments.get(name)

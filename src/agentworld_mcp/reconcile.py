@@ -9,6 +9,7 @@ entity, or an entity the ledger had never heard of that the model answered for.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from .backends.base import Prediction, Step
@@ -34,7 +35,8 @@ def infer_effects(step: Step, prediction: Prediction) -> list[Effect]:
     from .backends.schema import predict
 
     role = step.role  # the operation this call performs (an action argument may select it)
-    expected = predict(step)  # what the deterministic model would change (it changes nothing itself)
+    # What the deterministic model would change (it changes nothing itself), without rendering its answer.
+    expected = predict(dataclasses.replace(step, effects_only=True))
     observed = observed_entity(prediction.observation, role)
     if role.kind == "create" and role.style == "record":
         return _created(step, role, expected, observed)

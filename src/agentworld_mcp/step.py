@@ -43,6 +43,8 @@ class Step:
     instructions: list[str] = field(default_factory=list)
     #: The compiled catalog the tool belongs to (catalog-wide knowledge: entities, prompts).
     catalog: Catalog | None = None
+    #: Only the effects are wanted (reconciling a language model's answer): skip rendering the answer.
+    effects_only: bool = False
 
     def derived(self, key: Hashable, build: Callable[[], T]) -> T:
         """A value derived once per catalog (see :meth:`Catalog.derived`); without one, built each time."""

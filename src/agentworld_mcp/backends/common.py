@@ -223,7 +223,7 @@ def structured_text(step: Step, text: str, *, is_error: bool = False, effects: l
 def _render_entity(step: Step, role: ToolRole, entity: JSONDict) -> Any:
     """The entity as the tool returns it: the JSON itself without an outputSchema, else shaped by it."""
     out = step.tool.output_schema
-    if not out:
+    if not out or step.effects_only:
         return entity
     base: JSONDict = {role.wrapper: entity} if role.wrapper else dict(entity)
     if role.wrapper:  # beside the entity the answer names what was asked (``{type, id, object}``)
@@ -237,7 +237,7 @@ def _render_entity(step: Step, role: ToolRole, entity: JSONDict) -> Any:
 
 def _render_list(step: Step, role: ToolRole, items: list[JSONDict]) -> Any:
     out = step.tool.output_schema
-    if not out:
+    if not out or step.effects_only:
         return items
     base: JSONDict = {role.items_field or "items": items}
     for count in role.count_fields:

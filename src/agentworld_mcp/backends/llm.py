@@ -407,6 +407,10 @@ class LLMWorldModel:
         self.options = PromptOptions(history_budget_tokens=self.settings.history_budget_tokens)
 
     async def predict(self, step: Step) -> Prediction:
+        if step.role.style == "sql":  # a real database answers SQL; a model would only guess the rows
+            from .schema import predict as from_database
+
+            return from_database(step)
         tool = step.tool
         messages = build_messages(
             step.world, tool, step.arguments, step.turn, step.episode.turns, step.episode.ledger,
