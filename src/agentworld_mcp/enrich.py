@@ -43,7 +43,7 @@ from .episode import Episode, Turn
 from .errors import ConfigError, InvalidObservationError, MissingExtraError, ModelEndpointError
 from .result import ToolResult
 from .roles import ROLE_META, infer_role, is_id_name
-from .roles import _count_fields as count_fields  # the totals of a list answer, as roles reads an outputSchema
+from .roles import count_fields as count_fields  # the totals of a list answer, as roles reads an outputSchema
 from .world import World, bundled_world, load_world, load_world_data
 
 JSONDict = dict[str, Any]
@@ -344,11 +344,11 @@ def write(path: Path, data: JSONDict, *, source: Path) -> None:
     if path.suffix == ".json":
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     else:
-        from .mirror import _yaml_text
+        from .mirror import yaml_text
 
         original = source.read_text(encoding="utf-8")
         header = original.splitlines()[0] + "\n" if original.startswith("# yaml-language-server:") else ""
-        text = header + _yaml_text(data)
+        text = header + yaml_text(data)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:

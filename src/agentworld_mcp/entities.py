@@ -353,13 +353,13 @@ def _aspects_join_their_entity(roles: dict[str, ToolRole], tools: dict[str, JSON
     """``open_task_details(taskId)``, ``get_user_profile(user_id)``, ``approve_task_completion(taskId)``:
     a keyed tool whose key names an entity of its own name, and whose own collection (``details``,
     ``profiles``) nothing creates or lists, reads or changes that entity."""
-    from .roles import _id_stem, collection_name
+    from .roles import id_stem, collection_name
 
     for name, role in list(roles.items()):
         if role.style != "record" or role.kind not in ("read", "update", "delete") or not role.key_args:
             continue
         arg = role.key_args[-1]
-        stem = _id_stem(arg) if arg.endswith(("_id", "Id")) else None
+        stem = id_stem(arg) if arg.endswith(("_id", "Id")) else None
         target = collection_name(stem) if stem else None
         if not stem or target is None or target == role.collection or stem not in words(tools[name]["name"]):
             continue
@@ -371,13 +371,13 @@ def _aspects_join_their_entity(roles: dict[str, ToolRole], tools: dict[str, JSON
 def _reads_of_children(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
     """``get_issue_comments(issue_number)`` where ``add_issue_comment(issue_number)`` makes comments:
     the key names the parent, so the read lists the parent's comments."""
-    from .roles import _id_stem, collection_name
+    from .roles import id_stem, collection_name
 
     for name, role in list(roles.items()):
         if role.style != "record" or role.kind != "read" or len(role.key_args) != 1:
             continue
         arg = role.key_args[0]
-        stem = _id_stem(arg)
+        stem = id_stem(arg)
         if not stem or collection_name(stem) == role.collection:
             continue
         if not any(r.collection == role.collection and r.kind == "create" and arg in (r.foreign_keys + r.key_args)

@@ -150,9 +150,9 @@ def write_learned(path: str | os.PathLike[str], data: JSONDict) -> Path:
     if out.suffix == ".json":
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     else:
-        from .mirror import _yaml_text
+        from .mirror import yaml_text
 
-        text = "# yaml-language-server: $schema=https://agentworld-mcp.dev/schemas/world.schema.json\n" + _yaml_text(data)
+        text = "# yaml-language-server: $schema=https://agentworld-mcp.dev/schemas/world.schema.json\n" + yaml_text(data)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = out.with_name(f".{out.name}.tmp")
     tmp.write_text(text, encoding="utf-8")

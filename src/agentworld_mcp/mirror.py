@@ -20,7 +20,7 @@ def write_world(path: Path, tools: list[dict[str, Any]], *, name: str | None = N
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     else:
         header = "# yaml-language-server: $schema=https://agentworld-mcp.dev/schemas/world.schema.json\n"
-        text = header + _yaml_text(data)
+        text = header + yaml_text(data)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -30,7 +30,7 @@ def write_world(path: Path, tools: list[dict[str, Any]], *, name: str | None = N
     return path
 
 
-def _yaml_text(data: dict[str, Any]) -> str:
+def yaml_text(data: dict[str, Any]) -> str:
     """YAML that reads back as exactly ``data``.
 
     Readable unicode first; PyYAML writes a few characters (NEL, the Unicode line and

@@ -112,7 +112,7 @@ def is_id_name(name: str) -> bool:
     return low in ID_NAMES or name.endswith(_ID_SUFFIXES) or (low.endswith(("_id", "id")) and len(low) > 2)
 
 
-def _id_stem(name: str) -> str | None:
+def id_stem(name: str) -> str | None:
     """``issue_id`` / ``issueId`` / ``issue_number`` -> ``issue``; ``id`` -> None."""
     for suffix in ("_id", "Id", "_uuid", "_key", "_number", "_name", "Name", "Number", "Key", "Uuid"):
         if name.endswith(suffix) and len(name) > len(suffix):
@@ -366,7 +366,7 @@ def _items_field(output: JSONDict | None, kind: str = "list") -> str | None:
     return arrays[0][0] if arrays and kind in ("list", "search") else None
 
 
-def _count_fields(output: JSONDict | None) -> tuple[str, ...]:
+def count_fields(output: JSONDict | None) -> tuple[str, ...]:
     props = (output or {}).get("properties") or {}
     return tuple(c for c in _COUNT_FIELDS if isinstance(props.get(c), dict)
                  and props[c].get("type") in ("integer", "number"))
@@ -396,8 +396,8 @@ def _record_role(tokens: list[str], kind: Kind, props: JSONDict, output: JSONDic
 
     id_args = [p for p in props if is_id_name(p)]
     compound = nouns[-2] if len(nouns) == 2 and kind != "create" else None  # ``get_pull_request(pull_number)``
-    own_keys = [p for p in id_args if _refers_to(p, own, key_field) or (compound and _id_stem(p) == compound)]
-    foreign = tuple(p for p in id_args if p not in own_keys and _id_stem(p) is not None)
+    own_keys = [p for p in id_args if _refers_to(p, own, key_field) or (compound and id_stem(p) == compound)]
+    foreign = tuple(p for p in id_args if p not in own_keys and id_stem(p) is not None)
     # An array of objects is a batch of new entities only if it is named like them
     # (``issues``, ``items``); ``labels: [{name}]`` on ``create_issue`` is a field.
     batch_arg = next((p for p, s in props.items() if _array_of_objects(s) and (
@@ -446,7 +446,7 @@ def _record_role(tokens: list[str], kind: Kind, props: JSONDict, output: JSONDic
             kind = "search"
         return ToolRole(kind, collection, (), items_field, None, style="record", key_field=key_field,
                         foreign_keys=foreign, filters=filters, query_arg=query_arg, wrapper=wrapper,
-                        count_fields=_count_fields(output))
+                        count_fields=count_fields(output))
     return ToolRole(kind, collection, tuple(own_keys), items_field, batch_arg, style="record", key_field=key_field,
                     foreign_keys=foreign, wrapper=wrapper)
 
@@ -474,7 +474,7 @@ def _refers_to(arg: str, own: str, key_field: str) -> bool:
     """Whether the id-like argument ``arg`` names the tool's own entity (not another one)."""
     if arg in ("id", "uuid", "key", "slug", "number", key_field):
         return True
-    stem = _id_stem(arg)
+    stem = id_stem(arg)
     if stem is None:
         return arg in ID_NAMES
     return singular(stem) == own or stem.endswith("_" + own) or own.endswith("_" + singular(stem))

@@ -82,7 +82,7 @@ class EpisodeStore(Protocol):
     async def close(self) -> None: ...
 
 
-def _not_found(episode_id: str) -> EpisodeNotFoundError:
+def episode_not_found(episode_id: str) -> EpisodeNotFoundError:
     return EpisodeNotFoundError(f"no episode {episode_id!r}; list them with `agentworld-mcp episodes list`")
 
 
@@ -208,7 +208,7 @@ class MemoryStore:
     async def delete(self, episode_id: str) -> None:
         async with self._holders.hold(episode_id):
             if not self._drop(episode_id):
-                raise _not_found(episode_id)
+                raise episode_not_found(episode_id)
 
     async def close(self) -> None:
         return None
@@ -709,7 +709,7 @@ class SqliteStore:
                 self._conn.execute("DELETE FROM turns WHERE episode=?", (episode_id,))
             self._cache.pop(episode_id, None)
             if not gone:
-                raise _not_found(episode_id)
+                raise episode_not_found(episode_id)
 
     async def close(self) -> None:
         if self._closed:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from .episode import Episode, Turn
 from .errors import ConfigError, EpisodeConflictError, MissingExtraError, StateFileError
 from .ledger import Ledger
-from .store import EpisodeFactory, EpisodeInfo, _not_found, world_fingerprint
+from .store import EpisodeFactory, EpisodeInfo, episode_not_found, world_fingerprint
 
 if TYPE_CHECKING:
     from .world import World
@@ -271,7 +271,7 @@ class RedisStore:
         await self._redis.srem(self._key("episodes"), episode_id)
         self._cache.pop(episode_id, None)
         if not removed:
-            raise _not_found(episode_id)
+            raise episode_not_found(episode_id)
 
     async def close(self) -> None:
         await self._redis.aclose()

@@ -23,8 +23,8 @@ JSONDict = dict[str, Any]
 
 #: The simulated clock: turn N happens N minutes after this moment (seed state is at turn 0).
 CLOCK_START = dt.datetime(2026, 3, 9, 9, 0, tzinfo=dt.UTC)
-_CREATED_FIELDS = ("created_at", "createdAt", "created", "creation_date", "date_created")
-_UPDATED_FIELDS = ("updated_at", "updatedAt", "modified_at", "modifiedAt", "last_modified")
+CREATED_FIELDS = ("created_at", "createdAt", "created", "creation_date", "date_created")
+UPDATED_FIELDS = ("updated_at", "updatedAt", "modified_at", "modifiedAt", "last_modified")
 
 
 # -- helpers --------------------------------------------------------------------------------
@@ -116,7 +116,7 @@ def initial_value(schema: Any, rng: random.Random, name: str, turn: int) -> Any:
         if schema.get("enum"):
             return _resting_value(schema, name)
         kinds: list[Any] = schema["type"] if isinstance(schema.get("type"), list) else [schema.get("type")]
-        if name in _CREATED_FIELDS + _UPDATED_FIELDS and "string" in kinds:
+        if name in CREATED_FIELDS + UPDATED_FIELDS and "string" in kinds:
             return now_iso(turn)
     return values.generate(schema, rng, name)
 
@@ -220,7 +220,7 @@ def structured_text(step: Step, text: str, *, is_error: bool = False, effects: l
 # -- rendering ------------------------------------------------------
 
 
-def _render_entity(step: Step, role: ToolRole, entity: JSONDict) -> Any:
+def render_entity(step: Step, role: ToolRole, entity: JSONDict) -> Any:
     """The entity as the tool returns it: the JSON itself without an outputSchema, else shaped by it."""
     out = step.tool.output_schema
     if not out or step.effects_only:
@@ -228,14 +228,14 @@ def _render_entity(step: Step, role: ToolRole, entity: JSONDict) -> Any:
     base: JSONDict = {role.wrapper: entity} if role.wrapper else dict(entity)
     if role.wrapper:  # beside the entity the answer names what was asked (``{type, id, object}``)
         for name in out.get("properties") or {}:
-            if name != role.wrapper and _scalar(step.arguments.get(name)):
+            if name != role.wrapper and is_scalar(step.arguments.get(name)):
                 base[name] = step.arguments[name]
     if "success" in (out.get("properties") or {}):
         base.setdefault("success", True)
     return conform(base, out, step.rng)
 
 
-def _render_list(step: Step, role: ToolRole, items: list[JSONDict]) -> Any:
+def render_list(step: Step, role: ToolRole, items: list[JSONDict]) -> Any:
     out = step.tool.output_schema
     if not out or step.effects_only:
         return items
@@ -251,14 +251,14 @@ def _render_list(step: Step, role: ToolRole, items: list[JSONDict]) -> Any:
     return conform(base, out, step.rng)
 
 
-def _action(step: Step, role: ToolRole) -> Prediction:
+def action_answer(step: Step, role: ToolRole) -> Prediction:
     out = step.tool.output_schema
     if out:
         return Prediction(values.generate(out, step.rng), effects=[])
     args = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
     return Prediction(f"{step.tool.name} completed successfully" + (f" ({args})" if args else "") + ".", effects=[])
 
-def _scalar(value: Any) -> bool:
+def is_scalar(value: Any) -> bool:
     return isinstance(value, (str, int)) and not isinstance(value, bool)
 
 

@@ -484,9 +484,9 @@ def _delete(step: Step, role: ToolRole) -> Prediction:
 
 
 def _unknown(step: Step, role: ToolRole) -> Prediction:
-    from .common import _action
+    from .common import action_answer
 
-    return _action(step, role)
+    return action_answer(step, role)
 
 
 _OPS = {

@@ -51,9 +51,9 @@ def observed_listing(step: Step, role: ToolRole) -> Prediction | None:
         fields.update({name: value for name, value in scope.items() if name not in fields})
         items.append(fields)
         effects.append(Effect("observe", role.collection, role.scoped(step.arguments, str(key)), fields))
-    from .common import _render_list
+    from .common import render_list
 
-    return Prediction(_render_list(step, role, items), effects=effects)
+    return Prediction(render_list(step, role, items), effects=effects)
 
 
 def _key(step: Step, role: ToolRole, noun: str, index: int, rng: random.Random) -> Any:

@@ -157,10 +157,10 @@ def _team_key(step: Step, role: ToolRole) -> str | None:
         if (name == "key" or name.endswith(("_key", "Key"))) and isinstance(value, str) and value.isupper():
             return value
     ledger = step.episode.ledger
-    from ..roles import _id_stem, collection_name
+    from ..roles import id_stem, collection_name
 
     for name in role.foreign_keys or tuple(a for a in step.arguments if a.endswith(("_id", "Id"))):
-        value, stem = step.arguments.get(name), _id_stem(name)
+        value, stem = step.arguments.get(name), id_stem(name)
         parent = ledger.get(collection_name(stem), value) if stem and isinstance(value, (str, int)) else None
         key = parent.fields.get("key") if parent is not None else None
         if isinstance(key, str) and key:

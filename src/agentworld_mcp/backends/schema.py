@@ -23,7 +23,7 @@ from ..roles import ToolRole, collection_name, normalise_key
 from . import records
 from .base import Prediction, Step
 from .common import (
-    _CREATED_FIELDS, _UPDATED_FIELDS, _action, _render_entity, _render_list, _scalar, clock, conform, error, fill,
+    CREATED_FIELDS, UPDATED_FIELDS, action_answer, render_entity, render_list, is_scalar, clock, conform, error, fill,
     item_schema, not_found, now_iso,
 )
 from .forms import in_object_forms
@@ -67,7 +67,7 @@ def predict(step: Step) -> Prediction:
         from .sql import predict_sql
 
         return predict_sql(step, role)
-    handler = _HANDLERS.get(role.kind, _action)
+    handler = _HANDLERS.get(role.kind, action_answer)
     from .kv_text import worded  # a key-value store answers in its servers' prose
 
     return worded(step, role, handler(step, role))
@@ -88,9 +88,9 @@ def _missing_reference(step: Step, role: ToolRole) -> Prediction | None:
         value = step.arguments.get(arg)
         if not isinstance(value, (str, int)) or isinstance(value, bool):
             continue
-        from ..roles import _id_stem
+        from ..roles import id_stem
 
-        stem = _id_stem(arg)
+        stem = id_stem(arg)
         if stem is None:
             continue
         target = collection_name(stem)
@@ -124,8 +124,8 @@ def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | 
         wanted = prop in props or not props
         if wanted and prop not in fields and isinstance(sub, dict) and "default" in sub:
             fields[prop] = copy.deepcopy(sub["default"])
-    key_value = next((given[a] for a in role.key_args if _scalar(given.get(a))), None)
-    if key_value is None and _scalar(given.get(role.key_field)):
+    key_value = next((given[a] for a in role.key_args if is_scalar(given.get(a))), None)
+    if key_value is None and is_scalar(given.get(role.key_field)):
         key_value = given[role.key_field]
     if key_value is not None:
         key = role.scoped(given, normalise_key(role.style, key_value))
@@ -136,7 +136,7 @@ def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | 
         key_value = _new_key(step, role, schema, offset)
         fields = {role.key_field: key_value, **fields}
         key = role.scoped(step.arguments, str(key_value))
-    for name in _CREATED_FIELDS + _UPDATED_FIELDS:
+    for name in CREATED_FIELDS + UPDATED_FIELDS:
         if name in props and name not in fields:
             fields[name] = now_iso(step.turn)
     records.starting_fields(step, role, fields, key_value, schema)
@@ -187,7 +187,7 @@ def _create(step: Step, role: ToolRole) -> Prediction:
             keys.add(key)
             effects.append(Effect("create", role.collection, key, entity))
             created.append(entity)
-        return Prediction(_render_list(step, role, created), effects=effects)
+        return Prediction(render_list(step, role, created), effects=effects)
     children = role.extra.get("children") or {}
     given = {k: v for k, v in step.arguments.items() if k not in children}
     made = _new_entity(step, role, given, schema)
@@ -205,7 +205,7 @@ def _create(step: Step, role: ToolRole) -> Prediction:
         effects += [Effect("create", collection, k, e) for k, e in made_children]
         shown[arg] = [e for _, e in made_children]
     effects.insert(0, Effect("create", role.collection, key, entity))
-    return Prediction(_render_entity(step, role, shown), effects=effects)
+    return Prediction(render_entity(step, role, shown), effects=effects)
 
 
 def _new_children(step: Step, role: ToolRole, collection: str, link: str, parent: Any,
@@ -246,7 +246,7 @@ def _filled(step: Step, role: ToolRole, entity: Entity) -> tuple[JSONDict, list[
 
 def _shown(step: Step, role: ToolRole, key: str) -> str:
     """The key as the caller wrote it (``3``), not its scoped ledger form."""
-    return next((str(step.arguments[a]) for a in role.key_args if _scalar(step.arguments.get(a))), key)
+    return next((str(step.arguments[a]) for a in role.key_args if is_scalar(step.arguments.get(a))), key)
 
 
 def _read(step: Step, role: ToolRole) -> Prediction:
@@ -256,7 +256,7 @@ def _read(step: Step, role: ToolRole) -> Prediction:
     if entity is None:
         return not_found(step, role, _shown(step, role, key))
     fields, effects = _filled(step, role, entity)
-    return Prediction(_render_entity(step, role, fields), effects=effects)
+    return Prediction(render_entity(step, role, fields), effects=effects)
 
 
 def _update(step: Step, role: ToolRole) -> Prediction:
@@ -265,14 +265,14 @@ def _update(step: Step, role: ToolRole) -> Prediction:
         return _update_many(step, role, batch)
     key, entity = _target(step, role)
     if key is None:
-        return _action(step, role)
+        return action_answer(step, role)
     if entity is None and role.extra.get("upsert"):  # ``set(key, value)`` of a store without a create
         given = {k: v for k, v in step.arguments.items() if k not in role.scope_args}
         made = _new_entity(step, role, given, item_schema(step, role))
         if isinstance(made, Prediction):
             return made
         new_key, fields = made
-        return Prediction(_render_entity(step, role, fields), effects=[Effect("create", role.collection, new_key, fields)])
+        return Prediction(render_entity(step, role, fields), effects=[Effect("create", role.collection, new_key, fields)])
     if entity is None:
         return not_found(step, role, _shown(step, role, key))
     changes = records.changes_of(step, role)
@@ -282,13 +282,13 @@ def _update(step: Step, role: ToolRole) -> Prediction:
         changes.setdefault(name, value)
     schema = item_schema(step, role)
     props = (schema or {}).get("properties") or {}
-    for name in _UPDATED_FIELDS:
+    for name in UPDATED_FIELDS:
         if name in props or name in entity.fields:
             changes[name] = now_iso(step.turn)
     merged = {**entity.fields, **changes}
     full = fill(merged, schema, step.rng, step.turn) if schema else merged
     changes.update({k: v for k, v in full.items() if k not in merged})
-    return Prediction(_render_entity(step, role, full), effects=[Effect("update", role.collection, key, changes)])
+    return Prediction(render_entity(step, role, full), effects=[Effect("update", role.collection, key, changes)])
 
 
 def _update_many(step: Step, role: ToolRole, batch: list[Any]) -> Prediction:
@@ -345,7 +345,7 @@ def _delete(step: Step, role: ToolRole) -> Prediction:
     else:
         key, found = _target(step, role)
         if key is None:
-            return _action(step, role)
+            return action_answer(step, role)
         if found is None:
             return not_found(step, role, _shown(step, role, key))
         keys = [key]
@@ -389,7 +389,7 @@ def _move(step: Step, role: ToolRole) -> Prediction:
     dest_arg = next((k for k in ("destination", "to", "dest", "new_name", "new_id", "new_key", "target") if k in args),
                     None)
     if source is None or dest_arg is None:
-        return _action(step, role)
+        return action_answer(step, role)
     entity = step.episode.ledger.get(role.collection, source)
     if entity is None:
         return not_found(step, role, source)
@@ -397,7 +397,7 @@ def _move(step: Step, role: ToolRole) -> Prediction:
     if step.episode.ledger.get(role.collection, dest) is not None:
         return error(f"{role.noun} {dest} already exists")
     moved = {**entity.fields, role.key_field: args[dest_arg]}
-    body = _render_entity(step, role, moved) if step.tool.output_schema else f"{role.noun} {source} renamed to {dest}"
+    body = render_entity(step, role, moved) if step.tool.output_schema else f"{role.noun} {source} renamed to {dest}"
     return Prediction(body, effects=[Effect("move", role.collection, source, moved, new_key=dest)])
 
 
@@ -408,7 +408,7 @@ def _list(step: Step, role: ToolRole) -> Prediction:
             not records.creatable(step, role)):
         from .observed import observed_listing  # the service's existing channels, users...
 
-        return observed_listing(step, role) or _action(step, role)  # "get-resource-links" on a world that never heard of links: just answer
+        return observed_listing(step, role) or action_answer(step, role)  # "get-resource-links" on a world that never heard of links: just answer
     schema = item_schema(step, role, many=True)
     items, effects = [], []
     for entity in step.episode.ledger.items(role.collection):
@@ -417,7 +417,7 @@ def _list(step: Step, role: ToolRole) -> Prediction:
         fields, filled = _filled(step, role, entity)
         items.append(fields)
         effects += filled
-    return Prediction(_render_list(step, role, items), effects=effects)
+    return Prediction(render_list(step, role, items), effects=effects)
 
 
 def _search_everywhere(step: Step, role: ToolRole) -> Prediction:
@@ -435,7 +435,7 @@ def _search_everywhere(step: Step, role: ToolRole) -> Prediction:
         items += found.get(role.items_field or "items", []) if isinstance(found, dict) else found if isinstance(
             found, list) else []
         effects += listed.effects or []
-    return Prediction(_render_list(step, role, items), effects=effects)
+    return Prediction(render_list(step, role, items), effects=effects)
 
 
 def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDict | None = None,
@@ -515,7 +515,7 @@ def _haystack(value: Any) -> str:
 
 _HANDLERS = {
     "create": _create, "read": _read, "list": _list, "search": _list,
-    "update": _update, "delete": _delete, "move": _move, "action": _action,
+    "update": _update, "delete": _delete, "move": _move, "action": action_answer,
 }
 
 __all__ = ["SchemaWorldModel", "predict", "conform", "dump_json", "matches", "clock", "now_iso"]
