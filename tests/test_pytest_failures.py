@@ -54,7 +54,8 @@ def test_the_readme_quickstart_runs_as_written(pytester: pytest.Pytester) -> Non
 
 
 def test_a_plain_assert_failure_lists_the_calls_per_episode(pytester: pytest.Pytester) -> None:
-    pytester.makepyfile(test_agent=f"""
+    # Not test_agent.py: examples/langgraph has one, and pytest keys modules by basename.
+    pytester.makepyfile(test_scripted_triage=f"""
         import pytest
         from agentworld_mcp.langgraph import ScriptedChatModel
         from my_agent import build_agent
