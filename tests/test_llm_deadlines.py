@@ -146,3 +146,22 @@ async def test_through_a_real_mcp_client_timeout_bounds_the_call(tracker_world):
             endpoint.mode = "ok"
             good = await session.call_tool("get_issue", {"issue_id": 4})
             assert not good.isError and good.structuredContent == ISSUE
+
+
+async def test_a_model_still_loading_is_reported_until_its_first_answer(world, monkeypatch, caplog):
+    """vLLM takes minutes to load weights: the simulator says it is waiting, then stays quiet."""
+    from agentworld_mcp.backends import llm
+
+    monkeypatch.setattr(llm, "PROGRESS_EVERY", 0.2)
+    issue = {"id": 4, "title": "t", "status": "open", "created_at": "2026-03-09T09:01:00Z"}
+    with FakeOpenAI(script=[json_reply(issue, delay=1.0), json_reply(issue, delay=1.0)]) as server:
+        sim = Simulator(world, backend=LLMWorldModel(LLMSettings(base_url=server.url, model="fake", timeout=30)))
+        with caplog.at_level("WARNING", logger="agentworld_mcp.llm"):
+            await sim.call("create_issue", {"title": "t"})
+            loading = [r for r in caplog.records if "still waiting for the world model" in r.getMessage()]
+            caplog.clear()
+            await sim.call("create_issue", {"title": "u"})  # answered once: a slow answer is just slow
+            later = [r for r in caplog.records if "still waiting" in r.getMessage()]
+        await sim.aclose()
+    assert len(loading) >= 2 and server.url.rsplit("/v1", 1)[0] in loading[0].getMessage()
+    assert later == []

@@ -164,6 +164,8 @@ class _Endpoint:
         self.client = openai.AsyncOpenAI(base_url=base_url, api_key=key, timeout=settings.timeout, max_retries=0)
         self.semaphore = asyncio.Semaphore(settings.max_concurrency)
         self.structured = True
+        #: Whether it has answered once: until then a slow answer is probably a model still loading.
+        self.answered = False
 
 
 class OpenAITransport:
@@ -259,7 +261,9 @@ class OpenAITransport:
                 async with endpoint.semaphore:
                     left = deadline - loop.time()
                     timeout = min(left, self.settings.attempt_timeout or left)
-                    return await send(endpoint, max(timeout, 0.001))
+                    answer = await _with_progress(send(endpoint, max(timeout, 0.001)), endpoint, what)
+                    endpoint.answered = True
+                    return answer
             except openai.BadRequestError as exc:
                 if endpoint.structured and _rejects_structured(exc):
                     logger.warning("%s rejected response_format; sending without structured outputs", endpoint.base_url)
@@ -315,6 +319,30 @@ class OpenAITransport:
         for endpoint in self._endpoints or []:
             await endpoint.client.close()
         self._endpoints = None
+
+
+#: Seconds between "still waiting" lines while an endpoint has not answered yet (a model loading).
+PROGRESS_EVERY = 10.0
+
+
+async def _with_progress(request: Awaitable[Any], endpoint: _Endpoint, what: str) -> Any:
+    """``request``, saying on stderr every :data:`PROGRESS_EVERY` s that it still waits, until the
+    endpoint's first answer: vLLM and llama.cpp servers take minutes to load a model, and a
+    simulator that says nothing looks hung."""
+    if endpoint.answered:
+        return await request
+    task = asyncio.ensure_future(request)
+    waited = 0.0
+    try:
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=PROGRESS_EVERY)
+            if done:
+                return task.result()
+            waited += PROGRESS_EVERY
+            logger.warning("still waiting for the world model at %s (%s, %.0fs): a server loading its model "
+                           "answers once it is ready", endpoint.base_url, what, waited)
+    finally:
+        task.cancel()
 
 
 def _rejects_structured(exc: Exception) -> bool:
