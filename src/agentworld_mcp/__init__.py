@@ -21,16 +21,18 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "Prediction": "backends.base", "Step": "backends.base", "WorldModel": "backends.base",
     "SchemaWorldModel": "backends.schema",
-    "Simulator": "engine", "Stats": "engine",
+    "Outcome": "engine", "Simulator": "engine", "Stats": "engine",
+    "SimulatorConfig": "config", "BackendKind": "kinds", "RecordMode": "kinds", "Gate": "step",
     "DEFAULT_EPISODE": "episode", "Episode": "episode", "Turn": "episode",
     "AgentWorldError": "errors", "CassetteMissError": "errors", "ConfigError": "errors",
     "EpisodeNotFoundError": "errors", "InvalidObservationError": "errors", "MissingExtraError": "errors",
     "ModelEndpointError": "errors", "SimulatorError": "errors", "SimulatorFailedError": "errors",
+    "SimulatorBugError": "errors", "InvalidSelectorError": "errors",
     "StateFileError": "errors", "UnknownToolError": "errors", "WorldFileError": "errors",
     "Effect": "ledger", "Entity": "ledger", "Ledger": "ledger",
     "TrajectoryRecorder": "record",
     "ToolResult": "result",
-    "MemoryStore": "store", "SqliteStore": "store",
+    "MemoryStore": "store", "SqliteStore": "store", "RedisStore": "store_redis",
     "World": "world", "load_world": "world", "load_world_data": "world",
 }
 
@@ -53,15 +55,19 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time __getattr__ imports on first use
     from .backends.base import Prediction, Step, WorldModel
     from .backends.schema import SchemaWorldModel
-    from .engine import Simulator, Stats
+    from .config import SimulatorConfig
+    from .engine import Outcome, Simulator, Stats
     from .episode import DEFAULT_EPISODE, Episode, Turn
     from .errors import (
         AgentWorldError, CassetteMissError, ConfigError, EpisodeNotFoundError, InvalidObservationError,
-        MissingExtraError, ModelEndpointError, SimulatorError, SimulatorFailedError, StateFileError,
-        UnknownToolError, WorldFileError,
+        InvalidSelectorError, MissingExtraError, ModelEndpointError, SimulatorBugError, SimulatorError,
+        SimulatorFailedError, StateFileError, UnknownToolError, WorldFileError,
     )
+    from .kinds import BackendKind, RecordMode
     from .ledger import Effect, Entity, Ledger
     from .record import TrajectoryRecorder
     from .result import ToolResult
+    from .step import Gate
     from .store import MemoryStore, SqliteStore
+    from .store_redis import RedisStore
     from .world import World, load_world, load_world_data

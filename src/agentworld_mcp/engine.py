@@ -98,8 +98,6 @@ class Simulator:
         config: SimulatorConfig | None = None,
     ) -> None:
         if perturber is not None and not hasattr(perturber, "before"):
-            from .errors import ConfigError
-
             raise ConfigError(f"perturber={perturber!r} is not a perturbation stage; pass a policy as "
                               "Simulator.from_world(world, perturb=...) (a preset name, a policy mapping or file)")
         config = config or SimulatorConfig.resolve(world)
