@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -185,3 +186,25 @@ def test_binding_beyond_loopback_without_a_token_warns(tracker_world: Path) -> N
         proc.kill()
         proc.wait()
     assert "without --auth-token" in first
+
+
+def test_an_idle_http_session_is_closed_and_its_episode_kept(tracker_world: Path) -> None:
+    port = free_port()
+    command = [*CLI, "serve", str(tracker_world), "--transport", "http", "--port", str(port),
+               "--session-idle-timeout", "1"]
+    with listening(command, port) as url:
+        opened = post(url, INIT, token=None)
+        session = opened.headers["mcp-session-id"]
+        headers = {"mcp-session-id": session, "mcp-protocol-version": "2025-06-18"}
+        post(url, INITIALIZED, token=None, **headers)
+        made = post(url, call(1, "create_issue", {"title": "kept"}, {"agentworld/episode": "idle"}), token=None,
+                    **headers)
+        assert made.status_code == 200
+        time.sleep(2.5)
+        gone = post(url, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, token=None, **headers)
+        assert gone.status_code == 404  # the session was closed for idling
+        again = post(url, INIT, token=None)
+        fresh = {"mcp-session-id": again.headers["mcp-session-id"], "mcp-protocol-version": "2025-06-18"}
+        post(url, INITIALIZED, token=None, **fresh)
+        listed = post(url, call(3, "list_issues", {}, {"agentworld/episode": "idle"}), token=None, **fresh)
+        assert "kept" in listed.text  # the world outlives the session

@@ -82,6 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--workers", type=int, default=1, metavar="N",
                        help="HTTP only: N server processes on one port (needs --state: they share episodes "
                        "through it; MCP sessions are stateless then, episodes come with each request)")
+    serve.add_argument("--session-idle-timeout", type=float, default=300.0, metavar="SECONDS",
+                       help="HTTP only: close an MCP session idle this long (default: 300; its episode stays)")
+    serve.add_argument("--max-sessions", type=int, default=1000, metavar="N",
+                       help="HTTP only: at most N open MCP sessions (default: 1000)")
     serve.add_argument("--auth-token", default=None, metavar="TOKEN",
                        help="HTTP only: require 'Authorization: Bearer TOKEN' (default: $AGENTWORLD_AUTH_TOKEN)")
     serve.add_argument("--allow-host", action="append", default=None, metavar="HOST",
@@ -244,6 +248,7 @@ def _serve(args: argparse.Namespace) -> int:
                     sim, host=args.host, port=args.port, default_episode=args.episode,
                     extra_routes=_admin_routes(sim) if args.admin else None,
                     auth_token=token, allowed_hosts=args.allow_host, allowed_origins=args.allow_origin,
+                    session_idle_timeout=args.session_idle_timeout, max_sessions=args.max_sessions,
                     on_ready=lambda url: print(f"agentworld-mcp: serving {world.name} at {url}", file=sys.stderr, flush=True),
                 )
         finally:

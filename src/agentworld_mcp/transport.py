@@ -18,6 +18,7 @@ Two departures from a stock SDK server, both on purpose:
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import logging
 import sys
@@ -216,6 +217,8 @@ def http_app(
     allowed_origins: list[str] | None = None,
     stateless: bool = False,
     on_shutdown: Callable[[], Awaitable[None]] | None = None,
+    session_idle_timeout: float | None = 300.0,
+    max_sessions: int | None = 1000,
 ) -> Any:
     """A Starlette app serving the MCP endpoint at ``path`` (plus optional extra routes).
 
@@ -232,7 +235,10 @@ def http_app(
     from starlette.routing import Mount, Route
 
     server = build_server(sim, default_episode=default_episode)
-    manager = StreamableHTTPSessionManager(app=server, stateless=stateless)
+    bounds = {"session_idle_timeout": session_idle_timeout, "max_sessions": max_sessions}
+    supported = inspect.signature(StreamableHTTPSessionManager).parameters  # mcp >= 1.26 bounds sessions
+    manager = StreamableHTTPSessionManager(app=server, stateless=stateless,
+                                           **{k: v for k, v in bounds.items() if k in supported})
 
     async def handle(scope: Any, receive: Any, send: Any) -> None:
         await manager.handle_request(scope, receive, send)
@@ -301,6 +307,8 @@ async def serve_http(
     auth_token: str | None = None,
     allowed_hosts: list[str] | None = None,
     allowed_origins: list[str] | None = None,
+    session_idle_timeout: float | None = 300.0,
+    max_sessions: int | None = 1000,
 ) -> None:
     import uvicorn
 
@@ -308,7 +316,8 @@ async def serve_http(
     if host not in ("0.0.0.0", "::", ""):
         hosts.append(host)  # the address it was asked to bind is a name its clients use
     app = http_app(sim, default_episode=default_episode, extra_routes=extra_routes, auth_token=auth_token,
-                   allowed_hosts=hosts, allowed_origins=allowed_origins)
+                   allowed_hosts=hosts, allowed_origins=allowed_origins, session_idle_timeout=session_idle_timeout,
+                   max_sessions=max_sessions)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
     userver = uvicorn.Server(config)
     if on_ready is not None:
