@@ -235,7 +235,7 @@ def http_app(
     from starlette.routing import Mount, Route
 
     server = build_server(sim, default_episode=default_episode)
-    bounds = {"session_idle_timeout": session_idle_timeout, "max_sessions": max_sessions}
+    bounds: dict[str, Any] = {"session_idle_timeout": session_idle_timeout, "max_sessions": max_sessions}
     supported = inspect.signature(StreamableHTTPSessionManager).parameters  # mcp >= 1.26 bounds sessions
     manager = StreamableHTTPSessionManager(app=server, stateless=stateless,
                                            **{k: v for k, v in bounds.items() if k in supported})
