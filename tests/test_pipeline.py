@@ -173,7 +173,8 @@ async def test_every_entry_point_gives_the_same_answer_for_the_same_world_file(
             result = agentworld.call("create_ticket", {ARGS!r})
             assert result.structured == json.loads({json.dumps(json.dumps(expected))})
     """)
-    pytester.runpytest_inprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    pytester.runpytest_inprocess("-p", "no:cacheprovider", "-o", "asyncio_default_fixture_loop_scope=function").assert_outcomes(
+        passed=1)
 
 
 async def test_the_environment_sits_between_world_file_and_flags(world_file: Path) -> None:
