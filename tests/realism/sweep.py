@@ -18,6 +18,7 @@ import asyncio
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,20 +84,23 @@ def arguments_for(catalog: str, tool: JSONDict, index: int) -> JSONDict:
     return generated if isinstance(generated, dict) else {}
 
 
-async def sweep(catalog: str, only: set[str] | None = None, skip: set[str] | None = None) -> SweepReport:
-    """``CALLS`` calls to every tool of ``catalog`` (those in ``only``, less ``skip``)."""
+async def sweep(catalog: str, only: set[str] | None = None, skip: set[str] | None = None, *,
+                calls: int = CALLS, make: Callable[[str, JSONDict, int], JSONDict] | None = None) -> SweepReport:
+    """``calls`` calls to every tool of ``catalog`` (those in ``only``, less ``skip``), with the
+    arguments ``make`` gives (default: :func:`arguments_for`, valid generated ones)."""
+    make = make or arguments_for
     report = SweepReport(catalog)
     tools = [t for t in tools_of(catalog)
              if (only is None or t["name"] in only) and t["name"] not in (skip or set())]
     async with stdio_session(str(catalog_path(catalog))) as session:
         for tool in tools:  # a tool's calls go out together, as a busy client sends them
-            calls = [arguments_for(catalog, tool, index) for index in range(CALLS)]
-            report.calls += len(calls)
+            sent = [make(catalog, tool, index) for index in range(calls)]
+            report.calls += len(sent)
             checker = jsonschema.validators.validator_for(tool["inputSchema"])(tool["inputSchema"])
-            report.invalid_arguments[tool["name"]] += sum(not checker.is_valid(a) for a in calls)
+            report.invalid_arguments[tool["name"]] += sum(not checker.is_valid(a) for a in sent)
             schema = tool.get("outputSchema")
             validator = jsonschema.validators.validator_for(schema)(schema) if schema else None
-            outcomes = await asyncio.gather(*(_call(session, tool, arguments, validator) for arguments in calls))
+            outcomes = await asyncio.gather(*(_call(session, tool, arguments, validator) for arguments in sent))
             report.problems.extend(p for p in outcomes if isinstance(p, Problem))
             report.tool_errors += sum(p is True for p in outcomes)
     return report
