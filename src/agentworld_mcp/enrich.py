@@ -26,11 +26,9 @@ import asyncio
 import fnmatch
 import json
 import logging
-import os
 import random
 import re
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -341,19 +339,11 @@ def apply(data: Any, world: World, found: list[ToolEnrichment]) -> tuple[JSONDic
 def write(path: Path, data: JSONDict, *, source: Path) -> None:
     """Write ``data`` as JSON or YAML (by ``path``'s suffix), checked to load, atomically."""
     load_world_data(data, source=str(path), base_dir=source.parent)  # never write a world that will not load
-    if path.suffix == ".json":
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    else:
-        from .mirror import yaml_text
+    from .mirror import write_world_file
 
-        original = source.read_text(encoding="utf-8")
-        header = original.splitlines()[0] + "\n" if original.startswith("# yaml-language-server:") else ""
-        text = header + yaml_text(data)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    original = source.read_text(encoding="utf-8")  # its schema header, if it had one, stays
+    header = original.splitlines()[0] + "\n" if original.startswith("# yaml-language-server:") else ""
+    write_world_file(path, data, header=header)
 
 
 def select_tools(world: World, patterns: list[str] | None) -> list[str]:

@@ -76,12 +76,7 @@ def export(source: str | Path, out: TextIO, fmt: str = "agentworldbench") -> int
     """Write ``source``'s samples to ``out``; returns how many."""
     if fmt not in FORMATS:
         raise ConfigError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    try:
-        lines = read_trajectory(source)
-    except OSError as exc:
-        raise ConfigError(f"cannot read trajectory file {source}: {exc.strerror}") from None
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
+    lines = read_trajectory(source)
     count = 0
     for item in agentworldbench(lines):
         out.write(json.dumps(item, ensure_ascii=False, default=str) + "\n")

@@ -147,17 +147,9 @@ def write_learned(path: str | os.PathLike[str], data: JSONDict) -> Path:
         load_world_data(data, source=str(out))
     except Exception as exc:
         raise ConfigError(f"the learned world does not load: {exc}") from None
-    if out.suffix == ".json":
-        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    else:
-        from .mirror import yaml_text
+    from .mirror import write_world_file
 
-        text = "# yaml-language-server: $schema=https://agentworld-mcp.dev/schemas/world.schema.json\n" + yaml_text(data)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(f".{out.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, out)
-    return out
+    return write_world_file(out, data)
 
 
 __all__ = ["MAX_DEMONSTRATIONS", "learn_world", "observed_seed", "sample_of", "select_demonstrations", "write_learned"]

@@ -16,17 +16,27 @@ from .world import load_world
 def write_world(path: Path, tools: list[dict[str, Any]], *, name: str | None = None, scenario: str = "") -> Path:
     """Write ``tools`` (exactly as listed) as a world file, atomically; YAML unless ``path`` ends in .json."""
     data: dict[str, Any] = {"name": name or path.stem, "scenario": scenario, "tools": tools}
+    write_world_file(path, data)
+    load_world(path)  # what we wrote must load: fail loudly here, not in the user's next command
+    return path
+
+
+#: The first line of a YAML world file: editors validate it against the world schema.
+SCHEMA_HEADER = "# yaml-language-server: $schema=https://agentworld-mcp.dev/schemas/world.schema.json\n"
+
+
+def write_world_file(path: Path, data: dict[str, Any], *, header: str = SCHEMA_HEADER) -> Path:
+    """``data`` as a world file: JSON if ``path`` ends in .json, else YAML after ``header``; written to
+    a temporary file beside it and renamed, so a reader never sees half a world."""
     if path.suffix == ".json":
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     else:
-        header = "# yaml-language-server: $schema=https://agentworld-mcp.dev/schemas/world.schema.json\n"
         text = header + yaml_text(data)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         fh.write(text)
     os.replace(tmp, path)
-    load_world(path)  # what we wrote must load: fail loudly here, not in the user's next command
     return path
 
 

@@ -170,15 +170,21 @@ class TrajectoryRecorder:
 
 
 def read_trajectory(path: str | os.PathLike[str]) -> list[JSONDict]:
-    """The lines of a trajectory file (raises ValueError naming the line that is not JSON)."""
+    """The lines of a trajectory file; :class:`ConfigError` for a file that cannot be read or a line
+    that is not JSON (naming it), so every command that reads one says the same."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read trajectory file {path}: {exc.strerror}") from None
     lines: list[JSONDict] = []
-    for number, text in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
-        if not text.strip():
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
             continue
         try:
-            lines.append(json.loads(text))
+            lines.append(json.loads(line))
         except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{number}: not a JSON line ({exc})") from None
+            raise ConfigError(f"{path}:{number}: not a JSON line ({exc}); a trajectory file has one JSON object "
+                              "per line") from None
     return lines
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import Catalog
-from .errors import ConfigError, EpisodeNotFoundError, StateFileError
+from .errors import EpisodeNotFoundError, StateFileError
 from .trail import (Change, Trail, clock, fidelity_of, outcome, perturbation_label, replay,
                     result_text, short, short_args, trail_of_episode, trails_from_lines)
 
@@ -37,13 +37,7 @@ def trails_from_files(paths: Iterable[str | Path], catalog: Catalog | None = Non
 
     trails: list[Trail] = []
     for path in paths:
-        try:
-            lines = read_trajectory(path)
-        except OSError as exc:
-            raise ConfigError(f"cannot read trajectory file {path}: {exc.strerror}") from None
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
-        trails.extend(trails_from_lines(lines, source=str(path)))
+        trails.extend(trails_from_lines(read_trajectory(path), source=str(path)))
     if catalog is not None:
         for trail in trails:
             if trail.world == catalog.world.name or len({t.world for t in trails}) == 1:

@@ -70,13 +70,7 @@ def read_episodes(paths: list[str | os.PathLike[str]]) -> dict[str, list[Recorde
     """Every recorded episode's calls in turn order (keyed ``file:episode``; a turn recorded twice counts once)."""
     episodes: dict[str, dict[int, RecordedTurn]] = defaultdict(dict)
     for path in paths:
-        try:
-            lines = read_trajectory(path)
-        except OSError as exc:
-            raise ConfigError(f"cannot read trajectory file {path}: {exc.strerror}") from None
-        except ValueError as exc:  # names the line that is not JSON
-            raise ConfigError(f"{exc}; a trajectory file has one JSON object per line") from None
-        for position, line in enumerate(lines):
+        for position, line in enumerate(read_trajectory(path)):
             turn = turn_of(line)
             if turn is not None:
                 episodes[f"{Path(path).name}:{turn.episode}"][turn.index or position + 1] = turn
