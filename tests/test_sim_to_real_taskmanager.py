@@ -33,7 +33,10 @@ def planning(request: str, titles: list[str]) -> Script:
             ("mark_task_done", {"requestId": "req-1", "taskId": f"task-{n}", "completedDetails": "done"}),
             ("approve_task_completion", {"requestId": "req-1", "taskId": f"task-{n}"}),
         ]
-    return script + [("list_requests", {}), ("open_task_details", {"taskId": "task-1"})]
+    missing = f"task-{len(titles) + 7}"  # no such task: the server answers in band, not with isError
+    return script + [("list_requests", {}), ("open_task_details", {"taskId": "task-1"}),
+                     ("open_task_details", {"taskId": missing}),
+                     ("mark_task_done", {"requestId": "req-1", "taskId": missing, "completedDetails": "done"})]
 
 
 async def test_the_proxy_answers_exactly_as_the_task_manager(tmp_path: Path) -> None:
@@ -69,8 +72,9 @@ async def test_a_learned_task_manager_beats_the_bare_catalog_on_an_unseen_sessio
     smart = scores(tmp_path / "test.jsonl", "--world", str(learned))
     report = summary("taskmanager", bare, smart)
     print(report)
-    # Measured: bare 0.147, learned 0.277 (key recall 0.08 -> 0.44). The bar (isError agreement
-    # >= 0.9, key recall >= 0.8) is not met on this server yet: our planning ids and workflow states
-    # differ from its own (docs/sim-to-real.md); the test holds what learning gains today.
+    # Measured: bare 0.133, learned 0.989 (isError agreement 0.82 -> 1.0, key recall 0.09 -> 1.0). The world
+    # learned the server's id formats (``req-1``, ``task-1``), its answer envelopes (``status`` codes, counts,
+    # the progress table in ``message``) and its in-band failures (``{"status": "task_not_found"}``).
+    assert smart["is_error_agreement"] >= 0.9 and smart["key_recall"] >= 0.8, report
     assert smart["key_recall"] > bare["key_recall"] and smart["score"] > bare["score"], report
     assert json.loads((tmp_path / "train.tools.json").read_text())["tools"]  # the catalog as the server listed it

@@ -25,10 +25,13 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .backends.envelope import ENVELOPE_META, learn_envelope
+from .backends.failures import _reads_as_failure  # an in-band failure is no envelope of success
+from .backends.id_formats import ID_FORMATS_META, ids_in, infer_format
 from .catalog import Catalog, ToolSpec
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from .errors import ConfigError
-from .roles import collection_name
+from .roles import collection_name, id_stem, singular
 from .score import RecordedTurn, json_of, key_paths, read_episodes, recorded_catalog, text_of
 from .world import World, load_world, load_world_data
 
@@ -120,15 +123,21 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
         if spec is None:  # a call to a tool the catalog lacks (the server's own unknown-tool answer)
             continue
         item = ToolEnrichment(tool_name, select_demonstrations(samples, max_demonstrations))
-        answers = [s.response for s in samples if s.is_json]
+        successes = succeeded(samples)
+        answers = [s.response for s in samples if s.is_json]  # an in-band failure's fields fit the shape too
         if spec.output_schema is None and answers:
             shape = infer_shape(answers)
-            item.shape = with_initial_values(shape, samples) if shape is not None else None
-        item.role = infer_role_fields(spec, [s for s in samples if s.is_json], item.shape)
+            item.shape = with_initial_values(shape, successes) if shape is not None else None
+        item.role = infer_role_fields(spec, successes, item.shape)
+        if spec.output_schema is None and (key_field := answered_key_field(spec, successes)) is not None:
+            item.role["key_field"] = key_field
+        if spec.output_schema is None and (wrapper := answered_wrapper(spec, successes)) is not None:
+            item.role["wrapper"] = wrapper
         found.append(item)
     data: JSONDict = {"name": name or (Path(output).stem if output else base.name), "scenario": base.scenario,
                       "tools": [dict(t) for t in base.tools]}
     data, added = apply(data, base, found)
+    add_answer_meta(data, compiled, episodes, by_tool)
     seed = observed_seed(episodes, compiled)
     if seed:
         data["seed"] = {**seed, **(data.get("seed") or {})}  # a catalog's own seed wins
@@ -138,6 +147,78 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
                f"{shaped} output shapes, {added} demonstrations, "
                f"{sum(len(v) for v in seed.values())} seed entities")
     return data, summary
+
+
+def succeeded(samples: list[Sample]) -> list[Sample]:
+    """The JSON answers that are no failure: neither ``isError`` nor an in-band one (``{"status":
+    "task_not_found"}``), whose shape is the failure's, not the tool's (all of them, when every one reads so)."""
+    answers = [s for s in samples if s.is_json and not s.is_error]
+    clean = [s for s in answers if not _reads_as_failure(s.response)]
+    return clean or answers
+
+
+def answered_key_field(spec: ToolSpec, samples: list[Sample]) -> str | None:
+    """A create whose answers name the new entity by ``<noun>Id`` (``requestId``), not by the catalog's key
+    field: that field is the key (the entity's later calls pass it; its children link to it)."""
+    role = spec.role
+    answers = [s.response for s in samples if s.is_json and isinstance(s.response, dict)]
+    if role.kind != "create" or role.style != "record" or not role.collection or not answers:
+        return None
+    if role.wrapper:
+        answers = [inner for a in answers if isinstance(inner := a.get(role.wrapper), dict)]
+    if not answers or any(role.key_field in a for a in answers):
+        return None
+    named = [k for k in answers[0] if k.endswith(("Id", "_id")) and (stem := id_stem(k)) is not None
+             and collection_name(stem) == role.collection and all(isinstance(a.get(k), str) for a in answers)]
+    return named[0] if len(named) == 1 else None
+
+
+def answered_wrapper(spec: ToolSpec, samples: list[Sample]) -> str | None:
+    """A read or change whose answers hold the entity under its singular (``{"status": ..., "task": {...}}``)."""
+    role = spec.role
+    answers = [s.response for s in samples if s.is_json and isinstance(s.response, dict)]
+    if role.kind not in ("read", "update", "create") or role.style != "record" or role.wrapper or not answers:
+        return None
+    noun = singular(role.collection)
+    return noun if all(isinstance(a.get(noun), dict) for a in answers) else None
+
+
+def add_answer_meta(data: JSONDict, compiled: Catalog, episodes: dict[str, list[RecordedTurn]],
+                    by_tool: dict[str, list[Sample]]) -> None:
+    """Under each tool's ``_meta``: the id formats its answers showed (by collection) and, for a tool
+    without an outputSchema, its answer envelope (``backends/envelope.py``)."""
+    shown: dict[str, dict[str, list[str]]] = {}
+    for turns in episodes.values():
+        for turn in turns:
+            spec = compiled.get(turn.tool)
+            if spec is None or turn.result.get("isError"):
+                continue
+            for collection, value in ids_in(json_of(turn.result), spec.role.collection or None,
+                                            set(map(str, _scalars(turn.arguments)))):
+                shown.setdefault(turn.tool, {}).setdefault(collection, []).append(value)
+    for tool in data["tools"]:
+        spec = compiled.get(tool["name"])
+        meta = dict(tool.get("_meta") or {})
+        formats = {c: f for c, values in shown.get(tool["name"], {}).items() if (f := infer_format(values))}
+        if formats:
+            meta[ID_FORMATS_META] = formats
+        samples = [(s.arguments, s.response) for s in by_tool.get(tool["name"], [])
+                   if s.is_json and not s.is_error and not _reads_as_failure(s.response)]
+        role = spec.role if spec is not None else None
+        listed = ((singular(role.collection), role.items_field or "items")
+                  if role is not None and role.kind in ("list", "search") and role.collection else None)
+        if spec is not None and spec.output_schema is None and (envelope := learn_envelope(samples, listed)):
+            meta[ENVELOPE_META] = envelope
+        if meta:
+            tool["_meta"] = meta
+
+
+def _scalars(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _scalars(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _scalars(v)]
+    return [value]
 
 
 def write_learned(path: str | os.PathLike[str], data: JSONDict) -> Path:

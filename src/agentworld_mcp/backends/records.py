@@ -60,6 +60,10 @@ def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0
     known = entity_type(step, role)
     if "integer" in kinds or "number" in kinds:
         return number
+    from .id_formats import new_id  # the format learned from the real server's answers (``learn``)
+
+    if (learned := new_id(step, role.collection, number)) is not None:
+        return learned
     if key_schema.get("format") == "uuid" or role.key_field == "uuid":
         return str(values.generate({"type": "string", "format": "uuid"},
                                    random.Random(f"{step.episode.seed}:{role.collection}:{number}"), "uuid"))
