@@ -143,6 +143,14 @@ def build_parser() -> argparse.ArgumentParser:
         "outputSchema, role fields (_meta.agentworld/role) and demonstrations. The deterministic model then "
         "answers in those shapes. Review the result before committing it.",
     ))
+    from . import populate
+
+    populate.add_arguments(sub.add_parser(
+        "populate", help="fill a world's seed state with a self-consistent fiction from a scenario",
+        description="Write --count entities per record collection, in the shapes the catalog's tools return, with "
+        "references that resolve and names drawn from --scenario; seeded (the same --seed writes the same world). "
+        "With --base-url a language model writes them, checked and repaired. --facts writes question/answer facts.",
+    ))
     return parser
 
 
@@ -310,6 +318,9 @@ def _validate(args: argparse.Namespace) -> int:
     config = SimulatorConfig.resolve(world)  # settings and the perturbation policy are checked too
     config.make_perturber(world)
     catalog = Catalog(world).warm()
+    from .populate import raise_for_references
+
+    raise_for_references(world)  # a seed reference must name an entity the seed has
     rows = [
         {"name": spec.name, "role": spec.role.kind, "collection": spec.role.collection,
          "output": "structured" if spec.output_schema else "text",
@@ -403,6 +414,12 @@ def _enrich(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def _populate(args: argparse.Namespace) -> int:
+    from .populate import run
+
+    return run(args)
+
+
 def _openenv(args: argparse.Namespace) -> int:
     from .openenv import load_reward, serve_openenv  # needs the openenv extra
 
@@ -422,7 +439,7 @@ def _sim2real(args: argparse.Namespace) -> int:
 
 _COMMANDS = {"serve": _serve, "validate": _validate, "call": _call, "mirror": _mirror, "episodes": cli_episodes.run,
              "export": cli_episodes.run_export,
-             "enrich": _enrich, "report": _report, "openenv": _openenv,
+             "enrich": _enrich, "populate": _populate, "report": _report, "openenv": _openenv,
              **{name: _sim2real for name in ("proxy", "learn", "score")}}
 
 if __name__ == "__main__":
