@@ -223,3 +223,55 @@ async def test_progress_notifications_of_the_real_server_reach_the_client() -> N
 
 async def _append(values: list[float], value: float) -> None:
     values.append(value)
+
+
+async def test_headers_reach_an_http_upstream_and_never_the_recording(tmp_path: Path) -> None:
+    # The upstream answers only with its bearer token (a real `serve --auth-token`, over HTTP).
+    secret = "s3cr3t-upstream-token-1234"
+    port = free_port()
+    upstream = [*CLI, "serve", str(WORLDS / "issue-tracker.yaml"), "--transport", "http", "--port", str(port),
+                "--auth-token", secret]
+    recording = tmp_path / "auth.jsonl"
+    with listening(upstream, port) as url:
+        async with proxy_session("--url", url, "--header", f"Authorization: Bearer {secret}",
+                                 "--record", str(recording)) as session:
+            created = await session.call_tool("create_issue", {
+                "title": f"rotate the key {secret}", "body": "curl -H 'Authorization: Bearer sk-abcdefghijklmnop1234'",
+                "assignee": "ada"})
+        # The same token from the environment: a secret kept off the command line.
+        async with proxy_session("--url", url, "--record", str(recording),
+                                 env={"AGENTWORLD_UPSTREAM_HEADERS": f"Authorization: Bearer {secret}"}) as session:
+            listed = await session.call_tool("list_issues", {})
+    assert not created.isError and secret in json.dumps(created.model_dump(mode="json"))  # the client sees it all
+    assert not listed.isError
+    turns = recorded(recording)
+    assert [t.tool for t in turns] == ["create_issue", "list_issues"]
+    text = recording.read_text() + (tmp_path / "auth.tools.json").read_text()
+    assert secret not in text and "sk-abcdefghijklmnop1234" not in text  # not in arguments, not in echoed results
+    assert "rotate the key [redacted]" in text and turns[0].arguments["assignee"] == "ada"
+
+
+def test_a_malformed_header_is_refused_with_the_expected_form() -> None:
+    done = thirdparty.run_cli("proxy", "--url", "http://127.0.0.1:9/mcp", "--header", "Authorization Bearer x")
+    assert done.returncode != 0 and "expected 'Name: value'" in done.stderr and "Bearer x" not in done.stderr
+
+
+async def test_prompts_and_resources_pass_through_to_the_real_server() -> None:
+    with thirdparty.everything_http() as upstream:
+        async with http_session(upstream) as session:
+            expected = await _prompts_and_resources(session)
+        async with proxy_session("--url", upstream) as session:
+            got = await _prompts_and_resources(session)
+    assert got == expected
+    assert expected["prompts"] and expected["resources"] and expected["read"]
+
+
+async def _prompts_and_resources(session: ClientSession) -> JSONDict:
+    prompts = (await session.list_prompts()).model_dump(mode="json", exclude_none=True)
+    simple = next(p["name"] for p in prompts["prompts"] if not p.get("arguments"))
+    resources = (await session.list_resources()).model_dump(mode="json", exclude_none=True)
+    first = resources["resources"][0]["uri"]
+    return {"prompts": prompts, "prompt": (await session.get_prompt(simple)).model_dump(mode="json", exclude_none=True),
+            "resources": resources,
+            "templates": (await session.list_resource_templates()).model_dump(mode="json", exclude_none=True),
+            "read": (await session.read_resource(first)).model_dump(mode="json", exclude_none=True)}

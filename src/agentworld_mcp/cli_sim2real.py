@@ -23,6 +23,9 @@ def add_parsers(sub: Any) -> None:
         "FILE.tools.json.",
     )
     proxy.add_argument("--url", help="streamable HTTP endpoint of the real server")
+    proxy.add_argument("--header", action="append", default=[], metavar="'NAME: VALUE'",
+                       help="an HTTP header sent to the --url server on every request (repeatable; also "
+                            "$AGENTWORLD_UPSTREAM_HEADERS, one per line); never recorded")
     proxy.add_argument("--record", metavar="FILE.jsonl", help="append every call (secret arguments redacted)")
     proxy.add_argument("--episode", default=None, help="episode id of the recorded calls (default: one per run)")
     proxy.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="how clients reach the proxy")
@@ -83,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 def _proxy(args: argparse.Namespace) -> int:
     from . import transport
     from .engine import Simulator
-    from .proxy import Proxy, parse_routes, world_routes
+    from .proxy import Proxy, header_secrets, parse_headers, parse_routes, world_routes
     from .record import TrajectoryRecorder
     from .world import World, load_world
 
@@ -92,6 +95,10 @@ def _proxy(args: argparse.Namespace) -> int:
         command = command[1:]
     if bool(command) == bool(args.url):
         raise ConfigError("agentworld-mcp proxy: give either --url URL or -- COMMAND ARGS... (the real server)")
+    headers = parse_headers(args.header) if args.url else {}
+    if args.header and not args.url:
+        raise ConfigError("agentworld-mcp proxy: --header (and $AGENTWORLD_UPSTREAM_HEADERS) are sent to an HTTP "
+                          "upstream; give the server with --url, or its credentials in its environment for -- COMMAND")
     token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
     chosen = load_world(args.world) if args.world else None
     routes = parse_routes(args.route) + (world_routes(chosen) if chosen else [])  # flags first: they win
@@ -101,8 +108,8 @@ def _proxy(args: argparse.Namespace) -> int:
 
     async def go() -> None:
         recorder = TrajectoryRecorder(args.record) if args.record else None
-        async with transport.connect_upstream(command=command or None, url=args.url) as upstream:
-            proxy = Proxy(upstream, recorder=recorder, episode=args.episode, routes=routes,
+        async with transport.connect_upstream(command=command or None, url=args.url, headers=headers or None) as upstream:
+            proxy = Proxy(upstream, recorder=recorder, episode=args.episode, routes=routes, secrets=header_secrets(headers),
                           default_mode="shadow" if args.shadow else "real", make_simulator=make_simulator)
             try:
                 await proxy.start()

@@ -43,8 +43,16 @@ log = logging.getLogger("agentworld_mcp.proxy")
 JSONDict = dict[str, Any]
 
 #: Argument names whose values never reach a recording.
-SECRET_NAME = re.compile(r"token|secret|password|passwd|authorization|api[_-]?key|cookie", re.IGNORECASE)
+SECRET_NAME = re.compile(r"token|secret|password|passwd|authorization|api[_-]?key|cookie|credential|session[_-]?id",
+                         re.IGNORECASE)
+#: Values that are secrets whatever their name: bearer/basic credentials, well-known key formats
+#: (OpenAI ``sk-``, GitHub ``ghp_``/``github_pat_``, Slack ``xox?-``, AWS ``AKIA``), JWTs.
+SECRET_VALUE = re.compile(r"\b(?:Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}|\bsk-[A-Za-z0-9_-]{16,}|"
+                          r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
+                          r"\bAKIA[0-9A-Z]{16}\b|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
 REDACTED = "[redacted]"
+#: Environment variable with extra headers for an HTTP upstream, one ``Name: value`` per line.
+HEADERS_ENV = "AGENTWORLD_UPSTREAM_HEADERS"
 #: What the recorded turns name as their world model.
 REAL_BACKEND = "real"
 #: Where a tool's calls go.
@@ -64,14 +72,55 @@ class UpstreamClient(Protocol):
 
     async def call_tool(self, name: str, arguments: JSONDict, meta: JSONDict | None = None) -> JSONDict: ...
 
+    async def forward(self, method: str, params: JSONDict | None) -> JSONDict: ...
 
-def redact(value: Any) -> Any:
-    """``value`` with every entry whose name looks like a secret replaced by ``[redacted]``, at any depth."""
+
+def redact(value: Any, secrets: tuple[str, ...] = (), *, by_name: bool = True) -> Any:
+    """``value`` with every entry whose name looks like a secret replaced by ``[redacted]``, at any depth
+    (``by_name``: arguments; a result's ``token_count`` is no secret); in every string, secret-looking
+    values (``Bearer ...``, ``sk-...``) and the given ``secrets`` too."""
     if isinstance(value, dict):
-        return {k: REDACTED if isinstance(k, str) and SECRET_NAME.search(k) else redact(v) for k, v in value.items()}
+        return {k: REDACTED if by_name and isinstance(k, str) and SECRET_NAME.search(k) else
+                redact(v, secrets, by_name=by_name) for k, v in value.items()}
     if isinstance(value, list):
-        return [redact(v) for v in value]
+        return [redact(v, secrets, by_name=by_name) for v in value]
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, REDACTED)
+        return SECRET_VALUE.sub(REDACTED, value)
     return value
+
+
+def parse_headers(specs: list[str], env: dict[str, str] | None = None) -> dict[str, str]:
+    """``["Authorization: Bearer x"]`` (and ``$AGENTWORLD_UPSTREAM_HEADERS``, one per line; flags win)
+    -> ``{"Authorization": "Bearer x"}``."""
+    lines = [line for line in ((env if env is not None else os.environ).get(HEADERS_ENV) or "").splitlines()
+             if line.strip()]
+    headers: dict[str, str] = {}
+    for spec in [*lines, *specs]:
+        name, sep, value = spec.partition(":")
+        if not sep or not name.strip() or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", name.strip()):
+            where = "--header" if spec in specs else HEADERS_ENV
+            shown = (spec.split() or [""])[0][:40]  # never the value: it is usually a credential
+            raise ConfigError(f"{where} {shown!r}...: expected 'Name: value', "
+                              "e.g. --header 'Authorization: Bearer $TOKEN'")
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+def header_secrets(headers: dict[str, str]) -> tuple[str, ...]:
+    """The values of ``headers`` that must never reach a recording: every header's value but plain
+    content negotiation (a header the proxy was given is usually a credential), and a scheme's credential."""
+    plain = {"accept", "accept-language", "content-type", "user-agent"}
+    found: list[str] = []
+    for name, value in headers.items():
+        if name.lower() in plain or len(value) < 4:
+            continue
+        found.append(value)
+        scheme, _, credential = value.partition(" ")
+        if credential and len(credential) >= 4:
+            found.append(credential)  # ``Bearer abc``: ``abc`` alone is secret too
+    return tuple(sorted(set(found), key=len, reverse=True))
 
 
 def parse_routes(specs: list[str]) -> list[tuple[str, str]]:
@@ -124,8 +173,10 @@ class Proxy:
 
     def __init__(self, upstream: UpstreamClient, *, recorder: TrajectoryRecorder | None = None,
                  episode: str | None = None, routes: list[tuple[str, str]] | None = None, default_mode: str = "real",
-                 make_simulator: Callable[[World], Simulator] | None = None) -> None:
+                 make_simulator: Callable[[World], Simulator] | None = None, secrets: tuple[str, ...] = ()) -> None:
         self.upstream = upstream
+        #: Values (the upstream's credentials) that never reach a recording, wherever they show up.
+        self.secrets = secrets
         self.recorder = recorder
         self.routes = list(routes or [])
         self.default_mode = default_mode
@@ -161,6 +212,10 @@ class Proxy:
     async def list_tools_page(self, cursor: str | None) -> JSONDict:
         return await self.upstream.list_tools_page(cursor)
 
+    async def forward(self, method: str, params: JSONDict | None) -> JSONDict:
+        """Prompts and resources are the real server's: passed on as they are, not recorded."""
+        return await self.upstream.forward(method, params)
+
     def mode_for(self, tool: str) -> str:
         """``real``, ``sim`` or ``shadow``: the first route whose glob matches, else the default."""
         return next((mode for glob, mode in self.routes if fnmatch.fnmatchcase(tool, glob)), self.default_mode)
@@ -187,7 +242,7 @@ class Proxy:
             ep = self._episodes[selected] = Episode.new(self._catalog.world, selected, 0)
         # MCP's default made explicit: the trajectory format (and its readers) expect isError.
         kept = result if "isError" in result else {**result, "isError": False}
-        turn = Turn(ep.next_turn, name, redact(arguments), kept, backend, [], started,
+        turn = Turn(ep.next_turn, name, redact(arguments, self.secrets), redact(kept, self.secrets, by_name=False), backend, [], started,
                     round((time.perf_counter() - t0) * 1000, 3))
         ep.turns.append(turn)
         self.recorder.record(self._catalog, ep, turn)
@@ -207,7 +262,8 @@ class Proxy:
             if ep.turns:  # teacher forcing: the next prediction sees the real history
                 ep.turns[-1].result = real if "isError" in real else {**real, "isError": False}
         if self._shadow_recorder is not None and self._catalog is not None and turn is not None and outcome.turn:
-            predicted = Turn(turn.index, name, turn.arguments, outcome.result.to_dict(), sim.backend.name,
+            predicted = Turn(turn.index, name, turn.arguments, redact(outcome.result.to_dict(), self.secrets, by_name=False),
+                             sim.backend.name,
                              outcome.turn.perturbations, outcome.turn.started_at, outcome.turn.duration_ms)
             self._shadow_recorder.record(self._catalog, self._episodes[selected], predicted)
 
@@ -228,4 +284,4 @@ def _world_of(tools: list[JSONDict], name: str) -> World:
         return World.model_construct(name=name, tools=tools)
 
 
-__all__ = ["MODES", "REDACTED", "ROUTE_META", "world_routes", "Proxy", "SECRET_NAME", "catalog_path", "parse_routes", "redact", "shadow_path"]
+__all__ = ["HEADERS_ENV", "MODES", "REDACTED", "SECRET_VALUE", "header_secrets", "parse_headers", "ROUTE_META", "world_routes", "Proxy", "SECRET_NAME", "catalog_path", "parse_routes", "redact", "shadow_path"]

@@ -359,15 +359,19 @@ async def fetch_tools(*, command: list[str] | None = None, url: str | None = Non
 
 
 @contextlib.asynccontextmanager
-async def _client_streams(*, command: list[str] | None, url: str | None, env: dict[str, str] | None) -> AsyncIterator[Any]:
+async def _client_streams(*, command: list[str] | None, url: str | None, env: dict[str, str] | None,
+                          headers: dict[str, str] | None = None) -> AsyncIterator[Any]:
     if url is not None:
         from mcp.client import streamable_http
 
         if hasattr(streamable_http, "streamable_http_client"):
-            async with streamable_http.streamable_http_client(url) as (read, write, _):
+            from mcp.shared._httpx_utils import create_mcp_http_client  # the SDK's client defaults, plus headers
+
+            async with create_mcp_http_client(headers=headers) as http, \
+                    streamable_http.streamable_http_client(url, http_client=http) as (read, write, _):
                 yield read, write
         else:  # mcp < 1.25
-            async with streamable_http.streamablehttp_client(url) as (read, write, _):
+            async with streamable_http.streamablehttp_client(url, headers=headers) as (read, write, _):
                 yield read, write
     elif command:
         import os
@@ -403,6 +407,15 @@ class Upstream:
         self.name: str = str(info.get("name") or "upstream")
         self.version: str = str(info.get("version") or "")
         self.instructions: str | None = initialized.get("instructions")
+        #: What the server offers besides tools (``prompts``, ``resources``): the proxy passes those on.
+        self.capabilities: JSONDict = dict(initialized.get("capabilities") or {})
+
+    async def forward(self, method: str, params: JSONDict | None) -> JSONDict:
+        """A prompts/ or resources/ request passed on as is; the server's JSON answer."""
+        request_type = _PASSED_ON[method]
+        request = request_type.model_validate({"method": method, **({"params": params} if params else {})})
+        result = await self._session.send_request(types.ClientRequest(request), _RawResult)
+        return result.root
 
     async def list_tools_page(self, cursor: str | None) -> JSONDict:
         params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
@@ -430,8 +443,10 @@ class Upstream:
 
 @contextlib.asynccontextmanager
 async def connect_upstream(*, command: list[str] | None = None, url: str | None = None,
-                           env: dict[str, str] | None = None) -> AsyncIterator[Upstream]:
-    """An initialized client session to a real server (stdio ``command`` or streamable HTTP ``url``)."""
+                           env: dict[str, str] | None = None,
+                           headers: dict[str, str] | None = None) -> AsyncIterator[Upstream]:
+    """An initialized client session to a real server (stdio ``command`` or streamable HTTP ``url``,
+    sent ``headers`` on every request: ``Authorization``...)."""
     from mcp import ClientSession
 
     upstream: Upstream | None = None
@@ -440,7 +455,7 @@ async def connect_upstream(*, command: list[str] | None = None, url: str | None 
         if isinstance(message, types.ServerNotification) and upstream is not None and upstream.notify is not None:
             await upstream.notify(message)
 
-    async with _client_streams(command=command, url=url, env=env) as (read, write):
+    async with _client_streams(command=command, url=url, env=env, headers=headers) as (read, write):
         async with ClientSession(read, write, message_handler=on_message) as session:
             initialized = await session.initialize()
             upstream = Upstream(session, initialized.model_dump(mode="json", by_alias=True, exclude_none=True))
@@ -502,7 +517,28 @@ def build_proxy_server(handler: Any) -> Server:
 
     _register(server, types.ListToolsRequest, list_tools)
     _register(server, types.CallToolRequest, call_tool)
+    offered = getattr(upstream, "capabilities", None) or {}
+    for method, request_type in _PASSED_ON.items():  # only what the real server offers is advertised
+        if method.split("/")[0] in offered:
+            _register(server, request_type, _passing_on(handler, method))
     return server
+
+
+#: The requests besides tools that the proxy passes on to the real server, as it answers them.
+_PASSED_ON: dict[str, Any] = {
+    "prompts/list": types.ListPromptsRequest, "prompts/get": types.GetPromptRequest,
+    "resources/list": types.ListResourcesRequest, "resources/templates/list": types.ListResourceTemplatesRequest,
+    "resources/read": types.ReadResourceRequest,
+}
+
+
+def _passing_on(handler: Any, method: str) -> Callable[[Any], Any]:
+    async def forward(request: Any) -> types.ServerResult:
+        params = (request.params.model_dump(mode="json", by_alias=True, exclude_none=True)
+                  if request.params is not None else None)
+        return _Verbatim(await handler.forward(method, params))  # type: ignore[return-value]
+
+    return forward
 
 
 async def serve_proxy_stdio(handler: Any) -> None:
