@@ -202,6 +202,7 @@ class Simulator:
         gate = await self.perturber.before(step, perturb)
         if gate.result is not None:
             return Outcome(gate.result, gate, stages=stages)
+        step.whole_listing = gate.paginate is not None  # the perturbation stage cuts the pages, from the whole listing
         stages.append("predict")
         prediction = await self._predict(step)
         stages.append("check_output")

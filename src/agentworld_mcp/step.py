@@ -45,6 +45,8 @@ class Step:
     catalog: Catalog | None = None
     #: Only the effects are wanted (reconciling a language model's answer): skip rendering the answer.
     effects_only: bool = False
+    #: The perturbation stage pages this listing itself: the world model returns every match, not the asked page.
+    whole_listing: bool = False
 
     def derived(self, key: Hashable, build: Callable[[], T]) -> T:
         """A value derived once per catalog (see :meth:`Catalog.derived`); without one, built each time."""

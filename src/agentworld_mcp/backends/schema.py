@@ -15,12 +15,13 @@ them only when the call succeeds. That also lets :mod:`agentworld_mcp.reconcile`
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from ..ledger import Effect, Entity, identity
 from ..result import dump_json
 from ..roles import ToolRole, collection_name, normalise_key
-from . import records
+from . import paging, ranking, records
 from .base import Prediction, Step
 from .common import (
     CREATED_FIELDS, UPDATED_FIELDS, action_answer, render_entity, render_list, is_scalar, clock, conform, error, fill,
@@ -68,9 +69,11 @@ def predict(step: Step) -> Prediction:
 
         return predict_sql(step, role)
     handler = _HANDLERS.get(role.kind, action_answer)
+    from .envelopes import enveloped  # a profiled service's envelope (Slack's ``ok: true``)
     from .kv_text import worded  # a key-value store answers in its servers' prose
+    from .next_item import first_pending  # ``get_next_task``: one item, not a list
 
-    return worded(step, role, handler(step, role))
+    return enveloped(step, role, worded(step, role, first_pending(step, role, handler(step, role))))
 
 
 # -- record style: REST-like entities with ids ------------------------------------------------------
@@ -409,33 +412,41 @@ def _list(step: Step, role: ToolRole) -> Prediction:
         from .observed import observed_listing  # the service's existing channels, users...
 
         return observed_listing(step, role) or action_answer(step, role)  # "get-resource-links" on a world that never heard of links: just answer
-    schema = item_schema(step, role, many=True)
-    items, effects = [], []
-    for entity in step.episode.ledger.items(role.collection):
-        if not matches(entity.fields, step.arguments, role, schema, step) or not records.active(step, role, entity.fields):
-            continue
-        fields, filled = _filled(step, role, entity)
-        items.append(fields)
-        effects += filled
-    return Prediction(render_list(step, role, items), effects=effects)
+    return _listed(step, role, [role])
 
 
 def _search_everywhere(step: Step, role: ToolRole) -> Prediction:
     """A search named after no entity (``search``, ``API-post-search``) looks through every record collection."""
     from dataclasses import replace
 
-    items: list[JSONDict] = []
-    effects: list[Effect] = []
-    for collection in step.episode.ledger.collections():
-        if records.model(step).entity(collection) is None:
-            continue
-        within = replace(role, collection=collection, extra={})
-        listed = _list(step, within)
-        found = listed.observation
-        items += found.get(role.items_field or "items", []) if isinstance(found, dict) else found if isinstance(
-            found, list) else []
-        effects += listed.effects or []
-    return Prediction(render_list(step, role, items), effects=effects)
+    model = records.model(step)
+    within = [replace(role, collection=c, extra={}) for c in step.episode.ledger.collections() if model.entity(c)]
+    return _listed(step, role, within)
+
+
+def _listed(step: Step, role: ToolRole, collections: list[ToolRole]) -> Prediction:
+    """The entities the call finds in ``collections``: filtered, ranked by the query, cut into the asked page."""
+    found: list[tuple[JSONDict, Entity, ToolRole]] = []
+    for within in collections:
+        schema = item_schema(step, within, many=True)
+        found += [(e.fields, e, within) for e in step.episode.ledger.items(within.collection)
+                  if matches(e.fields, step.arguments, within, schema, step) and records.active(step, within, e.fields)]
+    query = step.arguments.get(role.query_arg) if role.query_arg else None
+    if isinstance(query, str) and query.strip():
+        found = ranking.rank(query, found, lambda hit: hit[0])  # best match first, ties in ledger order
+    page = paging.page_of(step, len(found))
+    items, effects = [], []
+    for _, entity, within in found[page.start:page.end] if page else found:
+        fields, filled = _filled(step, within, entity)
+        items.append(fields)
+        effects += filled
+    body = render_list(step, role, items)
+    if page is None:
+        return Prediction(body, effects=effects)
+    if step.tool.output_schema:
+        return Prediction(paging.paged_body(body, page, step.tool.output_schema), effects=effects)
+    more = paging.more_text(step.tool.name, page)
+    return Prediction(body, effects=effects, text=dump_json(body) + "\n\n" + more if more else None)
 
 
 def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDict | None = None,
@@ -457,8 +468,9 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
             if not bound:  # ``pattern: session:*``, ``timeMin``/``timeMax``, ``since``: not equality
                 return False
             continue
-        if name in item:
-            if not _equal(item[name], wanted):
+        field = name if name in item else _field_named(name, item)
+        if field is not None:
+            if not _equal(item[field], wanted):
                 return False
         elif name in known:
             return False
@@ -475,23 +487,17 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
 
 
 def _found(query: str, item: JSONDict) -> bool:
-    """Free text over the item's fields: the whole phrase, or every word of it; ``field:value`` qualifiers
-    (``is:open``, ``state:closed``, ``repo:acme/rocket``) compare with the item's fields when it has them."""
-    haystack = _haystack(item)
-    needle = query.casefold().strip()
-    if needle in haystack:
-        return True
-    for term in needle.split():
-        name, _, value = term.partition(":")
-        if value:
-            have = item.get("state", item.get("status")) if name == "is" else item.get(name)
-            text = str(have).casefold()
-            if have is not None and not (text == value or text in value or value in text):
-                return False
-            continue
-        if term not in haystack:
-            return False
-    return True
+    """Free text over the item's fields: the whole phrase, or every word of it in any field; ``field:value``
+    qualifiers (``is:open``, ``state:closed``, ``repo:acme/rocket``) compare with the item's fields when it has
+    them (:mod:`.ranking`, which also orders what is found)."""
+    return ranking.relevance(query, item) is not None
+
+
+def _field_named(name: str, item: JSONDict) -> str | None:
+    """The item's field a filter names in other words: ``habitat`` for ``habitat_id``, ``ownerId`` for ``owner``."""
+    stem = name[:-3] if name.endswith("_id") else name[:-2] if name.endswith("Id") else None
+    candidates = (stem,) if stem else (f"{name}_id", f"{name}Id")
+    return next((c for c in candidates if c and c in item), None)
 
 
 def _equal(have: Any, wanted: Any) -> bool:
@@ -502,7 +508,16 @@ def _equal(have: Any, wanted: Any) -> bool:
         return found is not None and found[1].casefold() == str(wanted).casefold()
     if isinstance(have, bool) or isinstance(wanted, bool):
         return have == wanted
-    return str(have).casefold() == str(wanted).casefold()
+    if isinstance(have, (int, float)) and isinstance(wanted, (int, float)):
+        return have == wanted  # ``3`` is ``3.0``
+    have_text, wanted_text = str(have).casefold(), str(wanted).casefold()
+    if have_text == wanted_text:
+        return True
+    # A day asks for every moment of it: ``date: 2030-04-02`` holds ``2030-04-02T10:15:00Z``.
+    return _DAY.fullmatch(wanted_text) is not None and have_text.startswith(wanted_text + "t")
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _haystack(value: Any) -> str:
