@@ -78,3 +78,37 @@ async def test_a_learned_task_manager_beats_the_bare_catalog_on_an_unseen_sessio
     assert smart["is_error_agreement"] >= 0.9 and smart["key_recall"] >= 0.8, report
     assert smart["key_recall"] > bare["key_recall"] and smart["score"] > bare["score"], report
     assert json.loads((tmp_path / "train.tools.json").read_text())["tools"]  # the catalog as the server listed it
+
+
+def test_random_ids_keep_their_prefix_length_and_alphabet(tmp_path: Path) -> None:
+    """Ids that are a prefix and a random suffix (``cus_Nf3k...``) are made in the same format: learned from
+    flat trajectory lines, served by the deterministic model, checked through `score`'s own replay."""
+    catalog = {"tools": [{"name": "create_customer", "description": "Create a customer.",
+                          "inputSchema": {"type": "object", "properties": {"email": {"type": "string"}},
+                                          "required": ["email"]}}]}
+    (tmp_path / "catalog.json").write_text(json.dumps(catalog))
+    real_ids = ["cus_Nf3kQ2xZ9aLmPq", "cus_R8bT0wYc4DsEuV"]
+    lines = [{"episode": "e", "turn": n + 1, "tool": "create_customer", "arguments": {"email": f"u{n}@example.com"},
+              "result": {"content": [{"type": "text", "text": json.dumps(
+                  {"id": real, "object": "customer", "email": f"u{n}@example.com"})}], "isError": False}}
+             for n, real in enumerate(real_ids)]
+    (tmp_path / "stripe.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    learned = tmp_path / "learned.json"
+    done = thirdparty.run_cli("learn", str(tmp_path / "stripe.jsonl"), "--catalog", str(tmp_path / "catalog.json"),
+                              "-o", str(learned))
+    assert done.returncode == 0, done.stderr
+    report = thirdparty.run_cli("score", str(tmp_path / "stripe.jsonl"), "--world", str(learned), "--json")
+    assert report.returncode == 0, report.stderr
+    assert json.loads(report.stdout)["overall"]["key_recall"] == 1.0
+
+    import asyncio
+
+    from agentworld_mcp.score import read_episodes, simulate
+    from agentworld_mcp.world import load_world
+
+    answers = asyncio.run(simulate(load_world(learned), read_episodes([tmp_path / "stripe.jsonl"])))
+    made = [json.loads(a["content"][0]["text"])["id"] for turns in answers.values() for a in turns]
+    assert len(set(made)) == 2 and not set(made) & set(real_ids)
+    for new in made:
+        assert new.startswith("cus_") and len(new) == len(real_ids[0]) and new[4:].isalnum(), made
+    assert all(json.loads(a["content"][0]["text"])["object"] == "customer" for turns in answers.values() for a in turns)

@@ -30,7 +30,6 @@ JSONDict = dict[str, Any]
 ID_FORMATS_META = "agentworld/id_formats"
 _COUNTED = re.compile(r"([A-Za-z][A-Za-z_.:/-]*?[_.:/-]?)(\d+)")
 _PREFIXED = re.compile(r"([A-Za-z]{1,12}[_-])([A-Za-z0-9]{6,64})")
-_ALPHABETS = (string.digits, "abcdef", string.ascii_lowercase, string.ascii_uppercase)
 
 
 def infer_format(values: Iterable[str]) -> JSONDict | None:
@@ -53,11 +52,8 @@ def infer_format(values: Iterable[str]) -> JSONDict | None:
         lengths = {len(s) for s in suffixes}
         if len(prefixes) == 1 and len(lengths) == 1 and not all(s.isdigit() for s in suffixes):
             used = set("".join(suffixes))
-            alphabet = "".join(a for a in _ALPHABETS if used & set(a))
-            if set("abcdef") <= set(alphabet) and not used & set(string.ascii_lowercase[6:]):
-                alphabet = alphabet.replace(string.ascii_lowercase, "abcdef")
-            elif string.ascii_lowercase in alphabet:
-                alphabet = alphabet.replace("abcdef", "")
+            lower = string.ascii_lowercase if used & set(string.ascii_lowercase[6:]) else "abcdef"  # hex, or letters
+            alphabet = "".join(a for a in (string.digits, lower, string.ascii_uppercase) if used & set(a))
             return {"prefix": prefixes.pop(), "random": lengths.pop(), "alphabet": alphabet}
     return None
 
@@ -93,7 +89,11 @@ def new_id(step: Step, collection: str, number: int) -> str | None:
     """A new key of ``collection`` in its learned format, or None when none was learned."""
     formats = step.derived("learned_id_formats", lambda: learned_formats(step.world.tools))
     fmt = formats.get(collection)
-    return render(fmt, number, f"{step.episode.seed}:{collection}") if fmt is not None else None
+    if fmt is None:
+        return None
+    if "counter" not in fmt:  # the ledger counts keys that end in a number; a random one is counted here
+        number += len(step.episode.ledger.items(collection))
+    return render(fmt, number, f"{step.episode.seed}:{collection}")
 
 
 
@@ -125,4 +125,6 @@ def ids_in(answer: Any, collection: str | None, given: set[str]) -> list[tuple[s
 
     walk(answer, collection)
     return found
+
+
 __all__ = ["ID_FORMATS_META", "ids_in", "infer_format", "learned_formats", "new_id", "render"]
