@@ -50,6 +50,11 @@ def sample_of(turn: RecordedTurn) -> Sample:
     """A recorded call as enrich's sample: the JSON answer when it is JSON, else its text."""
     is_error = bool(turn.result.get("isError"))
     answer = None if is_error else json_of(turn.result)
+    structured = turn.result.get("structuredContent")
+    if isinstance(structured, dict) and list(structured) == ["result"] and text_of(turn.result):
+        # FastMCP's wrapper of a plain return value: the answer is what the server printed
+        printed = json_of({"content": turn.result.get("content")})
+        return Sample(dict(turn.arguments), printed if printed is not None else text_of(turn.result), is_error)
     return Sample(dict(turn.arguments), answer if answer is not None else text_of(turn.result), is_error)
 
 
@@ -58,14 +63,19 @@ def select_demonstrations(samples: list[Sample], limit: int) -> list[Sample]:
     shape (its key paths), a set of arguments. Errors come first: they are what a catalog never says."""
     chosen: list[Sample] = []
     seen: set[tuple[bool, str, str]] = set()
-    for sample in sorted(samples, key=lambda s: not s.is_error):
+
+    def failed(sample: Sample) -> bool:  # ``isError``, or in band: ``Note 9 not found`` as an ordinary answer
+        return sample.is_error or _reads_as_failure(sample.response)
+
+    for sample in sorted(samples, key=lambda s: not failed(s)):
         if len(chosen) >= limit:
             break
         response = sample.response
         if isinstance(response, str) and len(response) > MAX_RESPONSE_CHARS:
             continue
-        shape = response[:40] if sample.is_error and isinstance(response, str) else ",".join(sorted(key_paths(response)))
-        signature = (sample.is_error, shape, ",".join(sorted(sample.arguments)))
+        shape = (json.dumps(response, sort_keys=True)[:40] if failed(sample) and not isinstance(response, str) else
+                 response[:40] if failed(sample) else ",".join(sorted(key_paths(response))))
+        signature = (failed(sample), shape, ",".join(sorted(sample.arguments)))
         if signature in seen:
             continue
         seen.add(signature)

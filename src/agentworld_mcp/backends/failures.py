@@ -77,7 +77,8 @@ def _demonstrated(world: World, tool: str | None) -> Convention | None:
             in_band.append(demo)
     if in_band and not flagged:
         first = in_band[0]
-        keys = tuple(str(v) for v in first.arguments.values() if isinstance(v, (str, int)) and len(str(v)) > 1)
+        keys = tuple(str(v) for v in first.arguments.values() if isinstance(v, (str, int)) and not isinstance(v, bool)
+                     and (len(str(v)) > 1 or isinstance(v, int)))  # ``Note 9 not found`` names note 9
         return Convention(True, first.response, keys)
     if flagged and not in_band:
         return Convention(False)
@@ -129,14 +130,19 @@ def _like(value: Any, message: str, noun: str, key: str | None, convention: Conv
         if code.group(1) in tool.lower() or "not found" not in message.lower():
             return value
         return re.sub(r"\W+", "_", noun.strip().lower()).strip("_") + "_not_found"
-    shown = next((k for k in convention.shown_keys if k in value), None)
+    shown = next((k for k in convention.shown_keys if _token(k, value)), None)
     if shown is not None and key is not None:
-        return value.replace(shown, key)
+        return re.sub(rf"(?<![\w.-]){re.escape(shown)}(?![\w-])", lambda _: key, value)
     return value
 
 
 def _names_key(value: str, convention: Convention) -> bool:
-    return any(k in value for k in convention.shown_keys)
+    return any(_token(k, value) for k in convention.shown_keys)
+
+
+def _token(shown: str, value: str) -> bool:
+    """``shown`` is in ``value`` as a whole token (note ``9`` is in ``Note 9 not found``, not in ``19``)."""
+    return re.search(rf"(?<![\w.-]){re.escape(shown)}(?![\w-])", value) is not None
 
 
 def _structured(out: JSONDict, body: Any, message: str) -> JSONDict | None:
