@@ -17,7 +17,10 @@ The marker takes ``world`` (a world file, relative to the test file or the rootd
 ``tools`` (MCP tool dicts or LangChain tools; with ``world`` the file adds scenario,
 seed state and perturbations), ``seed``, ``perturb`` (a per-call perturbation override),
 ``backend`` (``schema`` or ``llm``), ``cassette`` (a file under the cassette directory, or
-False) and ``episode``. ``agentworld.use(...)`` takes the same settings inside a test.
+False), ``episode`` and ``facts`` (a ``.facts.jsonl`` file). ``agentworld.use(...)`` takes the
+same settings inside a test. ``agentworld.facts`` are the world's question/answer facts for
+grading (``agentworld-mcp populate --facts``): the ``facts`` file, else ``<world>.facts.jsonl``
+beside the world file.
 
 Command-line options set the cassette policy for the whole run, e.g. in CI::
 
@@ -54,7 +57,7 @@ if TYPE_CHECKING:
 RECORD_MODES = RecordMode.names()
 BACKENDS = BackendKind.names()
 MARKER = "agentworld"
-_SETTINGS = ("world", "tools", "seed", "perturb", "backend", "cassette", "episode")
+_SETTINGS = ("world", "tools", "seed", "perturb", "backend", "cassette", "episode", "facts")
 
 
 # -- hooks ----------------------------------------------------------------------------------
@@ -402,6 +405,25 @@ class AgentWorld:
         from ._blocking import run_blocking
 
         return run_blocking(self.astate(episode))
+
+    @property
+    def facts(self) -> list[dict[str, Any]]:
+        """Facts that hold in the world's fiction, for grading an agent's answer (``populate --facts``).
+
+        Each is ``{"question", "answer", "kind", "evidence"}``. Read from the marker's ``facts``
+        file, else from ``<world>.facts.jsonl`` beside the world file (``mars.yaml`` ->
+        ``mars.facts.jsonl``); ``[]`` when the world has none.
+        """
+        from .facts import facts_path, read_facts
+
+        given = self._settings.get("facts")
+        world = self._settings.get("world")
+        if given is not None:
+            return read_facts(self._find(given))
+        if world is None or _is_world_object(world):
+            return []
+        path = facts_path(self._find(world))
+        return read_facts(path) if path.is_file() else []
 
     @property
     def calls(self) -> list[Call]:
