@@ -38,7 +38,17 @@ _STOPWORDS = frozenset("""a an the and or of in on at to for from by with into o
 their there these those this that which who whom whose what when where while have has had having been being
 were was are is be it its they them then than also each every some many more most such only other very
 can could would should will shall may might must not no nor yes but if so as per via within without
-world colony""".split())
+world colony here everything nothing something anything fact facts exist exists outside inside year years day
+days time times named called invented fictional real live lives work works file files make made keep kept use
+used using include includes including arrive arrives arrived like just well much even still into upon onto
+around across between among during since until ever never always often about against along amid being both
+either neither whether where whose while whom your yours ours mine they'll it's there's good great small large
+new old first last next same different own""".split())
+#: Fields holding a place: filled with the scenario's proper nouns (``origin: Earth``).
+_PLACE_FIELDS = ("location", "origin", "destination", "site", "place", "region", "base", "sector", "zone",
+                 "address", "source", "port", "station")
+#: Fields holding a short code name (``call_sign: KASEI-4``).
+_CODE_NAME_FIELDS = ("call_sign", "callsign", "callSign", "code_name", "codename", "nickname", "alias", "handle")
 _FIRST = ("Amara", "Bodhi", "Calla", "Dmitri", "Esme", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kaia", "Luca",
           "Mei", "Nikolai", "Oona", "Priya", "Quentin", "Rosa", "Soren", "Tamsin", "Umar", "Vera", "Wendell",
           "Xiomara", "Yusuf", "Zora")
@@ -84,6 +94,8 @@ class Scenario:
     proper: tuple[str, ...]
     year: int
     domain: str
+    #: Two content words the scenario puts side by side (``dust storms``, ``spare parts``).
+    phrases: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, text: str) -> Scenario:
@@ -96,14 +108,25 @@ class Scenario:
             low = token.lower()
             if low in _STOPWORDS or len(low) < 4 or "'" in low:
                 continue
-            if token[0].isupper() and match.start() not in starts and token.lower() not in content:
+            # a sentence's first word is a name only when a name follows it (``Ares Station``)
+            named = match.start() not in starts or bool(re.match(r"\s+[A-Z][a-z]", text[match.end():]))
+            if token[0].isupper() and named and token.lower() not in content:
                 if token not in proper:
                     proper.append(token)
             elif low not in content:
                 content.append(low)
         years = [int(t) for t in tokens if t.isdigit() and 1900 <= int(t) <= 2200]
         head = (proper or content or ["fiction"])[0].lower()
-        return cls(text, tuple(content), tuple(proper), years[0] if years else 2026, f"{head}.example")
+        phrases: list[str] = []
+        for clause in re.split(r"[^A-Za-z' -]+", text):
+            run = clause.split()
+            for a, b in zip(run, run[1:]):
+                if a.lower() in content and b.lower() in content and a[0].islower():
+                    phrase = f"{a.lower()} {b.lower()}"
+                    if phrase not in phrases:
+                        phrases.append(phrase)
+        return cls(text, tuple(content), tuple(proper), years[0] if years else 2026, f"{head}.example",
+                   tuple(phrases))
 
     def epoch(self) -> dt.datetime:
         return dt.datetime(self.year, 1, 6, 8, 0, tzinfo=dt.UTC)
@@ -388,8 +411,11 @@ class Generator:
             if low in ("color", "colour", "currency", "country", "city", "phone", "sha") or low.endswith(
                     ("code", "sku", "serial", "hash", "sha", "token", "secret")):
                 return values.generate(schema, rng, name)
-            first, second = self.pick(rng, 2)
-            return f"{first.capitalize()} {second}"
+            if low in _PLACE_FIELDS or low.endswith(("_location", "_origin", "_destination", "_site")):
+                return self.place(draft, rng)
+            if name in _CODE_NAME_FIELDS:
+                return f"{self.place(draft, rng).split()[0].upper()}-{draft.index + 1}"
+            return self.phrase(rng).capitalize()
         if kind in ("integer", "number"):
             return _number(name, schema, rng, integer=kind == "integer")
         if kind == "boolean":
@@ -409,12 +435,26 @@ class Generator:
         where = f" at {related[0].fields['__name']}" if related else ""
         seen = self.titles.setdefault((draft.shape.collection, name), set())
         for _ in range(20):
-            first, second = self.pick(rng, 2)
-            title = f"{first.capitalize()} {second} {draft.shape.noun}{where}"
+            title = f"{self.phrase(rng, avoid=draft.shape.noun).capitalize()} {draft.shape.noun}{where}"
             if title not in seen:
                 break
         seen.add(title)
         return title
+
+    def place(self, draft: Draft, rng: random.Random) -> str:
+        """A place of the scenario (its proper nouns), else of the world (an entity it refers to)."""
+        places = [p for p in self.scenario.proper if p.lower() not in draft.shape.noun]
+        if places:
+            return rng.choice(places)
+        related = [t.fields["__name"] for t in self.targets(draft) if not t.shape.is_people]
+        return str(related[0]) if related else rng.choice(_NAMES)
+
+    def phrase(self, rng: random.Random, avoid: str = "") -> str:
+        """Two words that go together: a phrase of the scenario (``dust storms``), else two of its words."""
+        phrases = [p for p in self.scenario.phrases if not avoid or avoid not in p]
+        if len(phrases) >= 4 or (phrases and rng.random() < 0.8):
+            return rng.choice(phrases)
+        return " ".join(self.pick(rng, 2))
 
     def pick(self, rng: random.Random, k: int) -> list[str]:
         """``k`` different words of the scenario (repeated only when it has fewer)."""
@@ -422,7 +462,7 @@ class Generator:
         return rng.sample(words_, k) if len(words_) >= k else [rng.choice(words_) for _ in range(k)]
 
     def sentence(self, draft: Draft, rng: random.Random) -> str:
-        first, second, third = self.pick(rng, 3)
+        first, second = self.phrase(rng), self.phrase(rng)
         targets = self.targets(draft)
         who = next((t.fields["__name"] for t in targets if t.shape.is_people), None)
         place = next((t.fields["__name"] for t in targets if not t.shape.is_people), None)
@@ -430,7 +470,8 @@ class Generator:
             f"This {draft.shape.noun}"
         at = f" at {place}" if place else ""
         by = f" Raised by {who}." if who else ""
-        return f"{subject} concerns the {first} and the {second}{at}, with {third} in question.{by}"
+        also = f"; {second} were also noted" if second != first else ""
+        return f"{subject} concerns {first}{at}{also}.{by}"
 
     def url(self, draft: Draft, name: str) -> str:
         conv = draft.shape.entity.conventions
