@@ -1,11 +1,21 @@
 """Benchmarks of the llm backend: concurrency and prompt cost.
 
-    python benchmarks/bench_llm.py
+    python benchmarks/bench_llm.py [--episodes 64 256] [--repeat 3]
 
-(a) Throughput: N concurrent episodes against an OpenAI-compatible endpoint with a fixed
-    200 ms latency (the scripted test double, in its own process). The ideal is every
-    episode's calls back to back at exactly 200 ms each; the ratio says how much the
-    simulator's own overhead and the client's concurrency bound cost. Target: >= 0.90 at 64.
+(a) Throughput: N concurrent episodes of 5 calls against an OpenAI-compatible endpoint with a
+    fixed 200 ms latency (benchmarks/fixed_latency_endpoint.py: a bare asyncio server in its
+    own process, a fraction of a millisecond of CPU per request, so it takes little of the
+    cores from the client being measured). The ideal is every call taking exactly 200 ms:
+    N / 0.2 calls per second. Three ways of sending, measured in the same run:
+      - the simulator with its default request path (aiohttp when installed, backends/llm_http.py);
+      - the simulator with every request on the openai SDK's client (``fast_http: false``),
+        the path of the first releases;
+      - a bare aiohttp client sending the same first-turn request, no simulator: the ceiling of
+        this machine for one Python process.
+    Each row: the ratio to ideal (median of --repeat runs), the client's CPU per call (the cost
+    that bounds one process: 1000 / ms calls/s on one free core), the endpoint's CPU per call,
+    and the 1-minute load average when the run started (other processes on the machine take
+    cores from the client; compare ratios measured at similar load). Target: >= 0.90 at 64.
 (b) Prompt cost: prompt tokens per call over a 100-turn episode, with and without
     compaction, and the share of each prompt that is a prefix of the previous one (what a
     server's prefix cache can reuse).
@@ -16,20 +26,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
 import os
 import statistics
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from agentworld_mcp import Simulator, load_world  # noqa: E402
 from agentworld_mcp.backends.llm import LLMSettings, LLMWorldModel  # noqa: E402
-from tests.fake_openai import FakeOpenAI, Reply  # noqa: E402
+from fixed_latency_endpoint import cpu_seconds, start  # noqa: E402
 
 WORLD = ROOT / "examples" / "worlds" / "issue-tracker.yaml"
 LATENCY = 0.2
@@ -37,7 +49,7 @@ ISSUE = {"id": 1, "title": "Rocket fails to launch on Mondays", "status": "open"
          "created_at": "2026-03-02T09:14:00Z", "url": "https://tracker.acme.test/rocket/issues/1"}
 
 
-def answer(body: dict) -> Reply:
+def answer(body: dict) -> str:
     """A valid answer for the tool named in the last user message."""
     action = body["messages"][-1]["content"].split("```json\n")[1].split("\n```")[0]
     call = json.loads(action)
@@ -52,33 +64,32 @@ def answer(body: dict) -> Reply:
         value = {"deleted": True, "id": args["issue_id"]}
     else:
         value = {**ISSUE, "id": args.get("issue_id", 1)}
-    return Reply(content=json.dumps(value))
-
-
-def _serve(latency: float, port_queue) -> None:
-    server = FakeOpenAI(default=answer, latency=latency)
-    with server:
-        port_queue.put(server.url)
-        while True:
-            time.sleep(3600)
-
-
-def start_endpoint(latency: float) -> tuple[str, multiprocessing.Process]:
-    ctx = multiprocessing.get_context("spawn")
-    queue = ctx.Queue()
-    proc = ctx.Process(target=_serve, args=(latency, queue), daemon=True)
-    proc.start()
-    return queue.get(timeout=30), proc
+    return json.dumps(value)
 
 
 CALLS = [("get_issue", {"issue_id": 1}), ("create_issue", {"title": "Crash on start"}),
          ("update_issue", {"issue_id": 1, "status": "closed"}), ("list_issues", {}), ("get_issue", {"issue_id": 2})]
+MODES = ("simulator", "simulator_openai_sdk", "bare_aiohttp")
 
 
-async def throughput(url: str, episodes: int) -> dict:
-    world = load_world(WORLD)
-    settings = LLMSettings(base_url=url, model="fake", max_concurrency=max(episodes, 1), timeout=30)
-    sim = Simulator(world, backend=LLMWorldModel(settings))
+async def _measure(episodes: int, pid: int, episode: Callable[[int], Awaitable[int]]) -> dict[str, Any]:
+    """Run ``episodes`` episodes at once (after a warm-up); ratio to ideal and CPU per call."""
+    await asyncio.gather(*(episode(-1 - i) for i in range(min(episodes, 16))))  # connections, caches
+    load = os.getloadavg()[0]
+    endpoint_cpu, client_cpu, started = cpu_seconds(pid), time.process_time(), time.perf_counter()
+    errors = sum(await asyncio.gather(*(episode(i) for i in range(episodes))))
+    elapsed = time.perf_counter() - started
+    calls = episodes * len(CALLS)
+    return {"ratio": round(calls / elapsed / (episodes / LATENCY), 3), "calls_per_s": round(calls / elapsed, 1),
+            "client_cpu_ms_per_call": round(1000 * (time.process_time() - client_cpu) / calls, 3),
+            "endpoint_cpu_ms_per_call": round(1000 * (cpu_seconds(pid) - endpoint_cpu) / calls, 3),
+            "load_1min": round(load, 2), "errors": errors}
+
+
+async def simulator(url: str, episodes: int, pid: int, fast_http: bool) -> dict[str, Any]:
+    settings = LLMSettings(base_url=url, model="fake", max_concurrency=max(episodes, 1), timeout=30,
+                           fast_http=fast_http)
+    sim = Simulator(load_world(WORLD), backend=LLMWorldModel(settings))
 
     async def episode(i: int) -> int:
         errors = 0
@@ -86,42 +97,52 @@ async def throughput(url: str, episodes: int) -> dict:
             errors += (await sim.call(tool, args, episode=f"ep-{i}")).is_simulator_error
         return errors
 
-    await asyncio.gather(*(episode(-1 - i) for i in range(4)))  # warm the connection pool
-    started = time.perf_counter()
-    errors = sum(await asyncio.gather(*(episode(i) for i in range(episodes))))
-    elapsed = time.perf_counter() - started
-    await sim.aclose()
-    calls = episodes * len(CALLS)
-    ideal = episodes / LATENCY  # calls per second if every call took exactly the latency
-    return {"episodes": episodes, "calls": calls, "seconds": round(elapsed, 3),
-            "calls_per_s": round(calls / elapsed, 1), "ideal_calls_per_s": round(ideal, 1),
-            "ratio": round(calls / elapsed / ideal, 3), "simulator_errors": errors}
+    try:
+        return await _measure(episodes, pid, episode)
+    finally:
+        await sim.aclose()
 
 
-async def bare_client(url: str, episodes: int) -> dict:
-    """The same load sent by the bare openai client (no simulator): the ceiling on this machine."""
-    import openai
-    from openai.types.chat import ChatCompletion
+async def bare_aiohttp(url: str, episodes: int, pid: int) -> dict[str, Any]:
+    """The same load sent by a bare aiohttp client (no simulator): the ceiling on this machine."""
+    import aiohttp
 
-    from agentworld_mcp.prompt import build_messages
     from agentworld_mcp.catalog import Catalog
     from agentworld_mcp.ledger import Ledger
+    from agentworld_mcp.prompt import build_messages
 
     world = load_world(WORLD)
     messages = build_messages(world, Catalog(world)["get_issue"], {"issue_id": 1}, 1, [], Ledger())
-    client = openai.AsyncOpenAI(base_url=url, api_key="EMPTY", max_retries=0, timeout=30)
-    body = {"model": "fake", "messages": messages}
+    body = json.dumps({"model": "fake", "messages": messages}).encode()
+    headers = {"Content-Type": "application/json", "Authorization": "Bearer EMPTY"}
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=episodes)) as http:
+        async def episode(i: int) -> int:
+            for _ in CALLS:
+                async with http.post(f"{url}/chat/completions", data=body, headers=headers) as response:
+                    json.loads(await response.read())
+            return 0
 
-    async def episode() -> None:
-        for _ in CALLS:
-            await client.post("/chat/completions", body=body, cast_to=ChatCompletion)
+        return await _measure(episodes, pid, episode)
 
-    await asyncio.gather(*(episode() for _ in range(4)))
-    started = time.perf_counter()
-    await asyncio.gather(*(episode() for _ in range(episodes)))
-    elapsed = time.perf_counter() - started
-    await client.close()
-    return {"episodes": episodes, "ratio": round(episodes * len(CALLS) / elapsed / (episodes / LATENCY), 3)}
+
+async def _one(mode: str, url: str, episodes: int, pid: int) -> dict[str, Any]:
+    if mode == "bare_aiohttp":
+        return await bare_aiohttp(url, episodes, pid)
+    return await simulator(url, episodes, pid, fast_http=mode == "simulator")
+
+
+def throughput(url: str, pid: int, episodes: int, repeat: int) -> dict[str, Any]:
+    """Every mode ``repeat`` times, interleaved (so a change in the machine's load hits all alike)."""
+    runs: dict[str, list[dict[str, Any]]] = {mode: [] for mode in MODES}
+    for _ in range(repeat):
+        for mode in MODES:
+            runs[mode].append(asyncio.run(_one(mode, url, episodes, pid)))
+    row: dict[str, Any] = {"episodes": episodes, "ideal_calls_per_s": round(episodes / LATENCY, 1)}
+    for mode, results in runs.items():
+        row[mode] = {key: statistics.median(r[key] for r in results) for key in results[0]}
+        row[mode]["ratios"] = [r["ratio"] for r in results]
+        row[mode]["loads"] = [r["load_1min"] for r in results]
+    return row
 
 
 def _rendered(messages: list[dict]) -> str:
@@ -169,32 +190,40 @@ async def prompt_cost(url: str, budget: int | None, turns: int = 100) -> dict:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--episodes", type=int, nargs="*", default=[64, 256])
-    parser.add_argument("--turns", type=int, default=100)
+    parser.add_argument("--repeat", type=int, default=3, help="runs per mode; the median is reported")
+    parser.add_argument("--turns", type=int, default=100, help="turns of the prompt-cost episode (0: skip it)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
-    report: dict = {"cpu_count": os.cpu_count(), "latency_s": LATENCY}
-    url, proc = start_endpoint(LATENCY)
+    report: dict = {"cpu_count": os.cpu_count(), "latency_s": LATENCY, "repeat": args.repeat}
+    url, proc = start(answer, LATENCY)
     try:
-        report["throughput"] = [asyncio.run(throughput(url, n)) for n in args.episodes]
-        for row, n in zip(report["throughput"], args.episodes):
-            row["bare_client_ratio"] = asyncio.run(bare_client(url, n))["ratio"]
+        report["throughput"] = [throughput(url, proc.pid, n, args.repeat) for n in args.episodes]
     finally:
         proc.terminate()
-    url, proc = start_endpoint(0.0)
-    try:
-        report["prompt_cost"] = [asyncio.run(prompt_cost(url, budget, args.turns)) for budget in (6000, None)]
-    finally:
-        proc.terminate()
+    report["prompt_cost"] = []
+    if args.turns:
+        url, proc = start(answer, 0.0)
+        try:
+            report["prompt_cost"] = [asyncio.run(prompt_cost(url, budget, args.turns)) for budget in (6000, None)]
+        finally:
+            proc.terminate()
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"(a) throughput, endpoint latency {LATENCY * 1000:.0f} ms, {len(CALLS)} calls per episode")
+    print(f"(a) throughput, endpoint latency {LATENCY * 1000:.0f} ms, {len(CALLS)} calls per episode, "
+          f"{os.cpu_count()} cores; median of {args.repeat} runs (load = 1-min load average at each run's start)")
+    labels = {"simulator": "simulator (default path)", "simulator_openai_sdk": "simulator, openai SDK client",
+              "bare_aiohttp": "bare aiohttp client, no simulator"}
     for row in report["throughput"]:
-        verdict = "ok" if row["ratio"] >= 0.9 else "BELOW 0.90"
-        print(f"  {row['episodes']:>4} episodes: {row['calls_per_s']:>7} calls/s of ideal {row['ideal_calls_per_s']:>7}"
-              f"  ratio {row['ratio']:.3f} ({verdict}), simulator errors {row['simulator_errors']};"
-              f" bare openai client on this machine: ratio {row['bare_client_ratio']:.3f}")
-    print(f"(b) prompt tokens per call over a {args.turns}-turn episode (estimated at 3.5 chars/token)")
+        print(f"  {row['episodes']} episodes (ideal {row['ideal_calls_per_s']} calls/s):")
+        for mode in MODES:
+            r = row[mode]
+            verdict = ("ok" if r["ratio"] >= 0.9 else "BELOW 0.90") if mode == "simulator" else ""
+            print(f"    {labels[mode]:>34}: ratio {r['ratio']:.3f} {verdict:<10} runs {r['ratios']}, "
+                  f"client CPU {r['client_cpu_ms_per_call']:.2f} ms/call, endpoint CPU "
+                  f"{r['endpoint_cpu_ms_per_call']:.2f} ms/call, errors {r['errors']}, load {r['loads']}")
+    if report["prompt_cost"]:
+        print(f"(b) prompt tokens per call over a {args.turns}-turn episode (estimated at 3.5 chars/token)")
     for row in report["prompt_cost"]:
         label = f"compaction at {row['budget_tokens']} tokens" if row["budget_tokens"] else "no compaction"
         print(f"  {label:>28}: first {row['first']}, last {row['last']}, max {row['max']}, mean {row['mean']};"
