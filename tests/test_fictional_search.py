@@ -33,13 +33,14 @@ JSONDict = dict[str, Any]
 
 def page_of(result: Any) -> tuple[list[JSONDict], str | None]:
     """The entities of a list/search result and its next cursor, whichever way the tool says it (a
-    ``next_cursor`` field in structured results, a line under the JSON for tools without outputSchema)."""
+    ``next_cursor`` field in structured results, a line under the JSON for tools without outputSchema,
+    or a second text block when the paginate perturbation cuts the page)."""
     if result.structuredContent is not None:
         body = result.structuredContent
         return next(v for v in body.values() if isinstance(v, list)), body.get("next_cursor")
-    text = "\n".join(block.text for block in result.content)
-    found = re.search(r'again with cursor="([^"]+)"', text)
-    return json.loads(text.partition("\n\n")[0]), found.group(1) if found else None
+    texts = [block.text for block in result.content]  # the JSON page, then (or in a second block) the hint
+    found = re.search(r'again with cursor="([^"]+)"', "\n".join(texts))
+    return json.loads(texts[0].partition("\n\n")[0]), found.group(1) if found else None
 
 
 async def call(session: Any, tool: str, **arguments: Any) -> tuple[list[JSONDict], str | None]:
@@ -138,6 +139,16 @@ async def test_pagination_walks_every_result_once_in_order(tool: str, arguments:
         assert [len(p) for p in pages[:-1]] == [5] * (len(pages) - 1)
         walked = [i for page in pages for i in page]
         assert ids(walked) == ids(whole) and len(set(ids(walked))) == len(walked)
+
+
+async def test_the_paginate_perturbation_pages_the_whole_listing() -> None:
+    """Under ``--perturb paginated`` the perturbation stage cuts the pages (snapshot cursors) from the
+    whole ranked listing; the world model does not cut its own page first, so nothing is lost."""
+    async with stdio_session("mars-colony", "--perturb", "paginated") as colony:
+        walked = await walk(colony, "search_incidents", query="habitat", limit=4)
+    async with stdio_session("mars-colony") as colony:
+        whole, _ = await call(colony, "search_incidents", query="habitat", limit=50)
+    assert ids(walked) == ids(whole) and len(whole) > 4
 
 
 async def test_a_structured_listing_says_how_many_there_are() -> None:
