@@ -104,7 +104,9 @@ def test_entities_keyed_within_their_parent_repository():
     assert get.key_of({"owner": "acme", "repo": "rocket", "issue_number": 3}) == compound_key("acme", "rocket", "3")
     assert get.key_of({"owner": "acme", "repo": "webapp", "issue_number": 3}) != get.key_of(
         {"owner": "acme", "repo": "rocket", "issue_number": 3})
-    assert issues.conventions.url == (("html_url", "url"), "https://github.com/{owner}/{repo}/issues/{key}")
+    # a GitHub catalog: the issue's page comes from GitHub's published profile (service_profiles.py)
+    assert issues.conventions.service == "github"
+    assert issues.conventions.starting["html_url"] == "https://github.com/{owner}/{repo}/issues/{number}"
     assert (issues.conventions.status_field, issues.conventions.initial_status) == ("state", "open")
 
 

@@ -98,7 +98,8 @@ async def test_a_create_makes_the_children_it_is_given(tmp_path):
         assert trip["tripId"] and [s["city"] for s in trip["stops"]] == ["Porto", "Faro"]
         faro = trip["stops"][1]["id"]
         assert _json(await call("show_stop_details", {"stopId": faro}))["city"] == "Faro"
-        assert [s["city"] for s in _json(await call("get_next_stop", {"tripId": trip["tripId"]}))] == ["Porto", "Faro"]
+        # a "next" tool reads one item, the first one pending (next_item.py)
+        assert _json(await call("get_next_stop", {"tripId": trip["tripId"]}))["city"] == "Porto"
         assert _json(await call("change_stop", {"tripId": trip["tripId"], "stopId": faro, "nights": 4}))["nights"] == 4
         assert trip["tripId"] in json.dumps(_json(await call("list_trips", {})))
         await call("drop_stop", {"tripId": trip["tripId"], "stopId": faro})

@@ -120,7 +120,8 @@ class Catalog:
     def __init__(self, world: World) -> None:
         self.world = world
         #: Roles, entities and selectors, read from the whole catalog once (see :mod:`.entities`).
-        self.model: EntityModel = build(world.tools, seed=world.seed, examples=_demonstrated(world))
+        self.model: EntityModel = build(world.tools, seed=world.seed, examples=_demonstrated(world),
+                                        hint=world.name)  # a world named "stripe-sandbox" names its service
         self.specs: dict[str, ToolSpec] = {
             t["name"]: ToolSpec(t, self.model.roles.get(t["name"]), self.model.selectors.get(t["name"]))
             for t in world.tools

@@ -11,8 +11,8 @@ Nothing here is specific to one service: every convention is a pattern in the te
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from .roles import singular, words
@@ -52,6 +52,18 @@ class Conventions:
     ts_key: bool = False
     #: Ids are UUIDs (the catalog says so of this entity's ids).
     uuid_ids: bool = False
+    #: Below, what a service's published profile adds where the catalog's text is silent
+    #: (:mod:`agentworld_mcp.service_profiles`; the entity model fills them in, never this module).
+    #: The profiled service (``stripe``), which also shapes the answers' envelope.
+    service: str | None = None
+    #: An id format of the profile (``upper:C``, ``base32hex``; ``service_profiles.new_id``).
+    id_format: str | None = None
+    #: Fields a new entity carries, as templates (``"ref": "refs/heads/{branch}"``).
+    starting: Mapping[str, Any] = field(default_factory=dict)
+    #: (field, format) of its creation time: ``("created", "unix")`` at Stripe.
+    created: tuple[str, str] | None = None
+    #: What the service's envelope calls a listing of these (Slack's users are ``members``).
+    list_key: str | None = None
 
 
 def catalog_text(tools: Iterable[JSONDict]) -> dict[str, str]:

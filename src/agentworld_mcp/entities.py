@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import conventions as conv
+from . import service_profiles as profiles
 from .roles import (
     ALL_VERBS,
     PAGINATION_ARGS,
@@ -102,6 +103,8 @@ class EntityModel:
     roles: dict[str, ToolRole]
     entities: dict[str, EntityType]
     selectors: dict[str, Selector]
+    #: The service the catalog is for, when it is a profiled one (:mod:`agentworld_mcp.service_profiles`).
+    service: str | None = None
 
     def role(self, tool: str) -> ToolRole:
         return self.roles[tool]
@@ -114,8 +117,9 @@ class EntityModel:
 
 
 def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = None,
-          examples: Iterable[str] = ()) -> EntityModel:
-    """The entity model of a catalog (``examples``: demonstration responses, seen as catalog text)."""
+          examples: Iterable[str] = (), hint: str = "") -> EntityModel:
+    """The entity model of a catalog (``examples``: demonstration responses, seen as catalog text;
+    ``hint``: the world's name, which may name the service)."""
     examples = list(examples)
     by_name = {t["name"]: t for t in tools}
     texts = conv.catalog_text(tools)
@@ -141,7 +145,9 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
     _aspects_join_their_entity(roles, every)
     _creates_by_description(roles, every)
     _creates_by_noun(roles, every)
-    entities = _entities(roles, every, texts, seed or {}, examples)
+    _next_items(roles, every)
+    service = profiles.detect(tools, hint)
+    entities = _entities(roles, every, texts, seed or {}, examples, service)
     _nested_children(roles, every, entities)
     creatable = {r.collection for r in roles.values() if r.kind == "create"}
     for name, role in list(roles.items()):
@@ -166,7 +172,7 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
         typed = _type_selector(tool, out_roles[name], entities) if name not in selectors else None
         if typed is not None:
             selectors[name] = typed
-    return EntityModel(out_roles, entities, selectors)
+    return EntityModel(out_roles, entities, selectors, service.name if service else None)
 
 
 def _props(tool: JSONDict) -> JSONDict:
@@ -430,6 +436,57 @@ def _nested_children(roles: dict[str, ToolRole], tools: dict[str, JSONDict], ent
             roles[name] = dataclasses.replace(role, extra={**role.extra, "children": children})
 
 
+#: Nouns after "next" that name a page of results, not an item (``get_next_page(cursor)``).
+_PAGING_NOUNS = frozenset({"page", "cursor", "token", "batch", "result", "chunk"})
+
+
+def _next_items(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
+    """``get_next_task(requestId)``, "return the next pending task": a read of one item, the first one
+    still pending, not a listing (``extra["first"]``). A plural noun (``get_next_tasks``) stays a list."""
+    kept = {r.collection for r in roles.values() if r.style == "record" and r.kind in ("create", "update")}
+    for name, role in list(roles.items()):
+        tokens = words(tools[name]["name"])
+        if role.style != "record" or role.kind not in ("list", "search", "action") or "next" not in tokens:
+            continue
+        noun = tokens[-1]
+        if noun in ("next", "item") or singular(noun) != noun or noun in _PAGING_NOUNS:
+            continue
+        if role.kind == "action" and role.collection not in kept:
+            continue  # ``get_next_id()`` of nothing the catalog keeps
+        kind = "list" if role.kind == "action" else role.kind  # ``get_next_chore()``: no argument to list by
+        roles[name] = dataclasses.replace(role, kind=kind, extra={**role.extra, "first": True})
+
+
+def _profiled(conventions: conv.Conventions, collection: str, tools: list[JSONDict],
+              service: profiles.ServiceProfile | None) -> conv.Conventions:
+    """The service's published conventions where the catalog's text shows none: ids, a new object's
+    state, creation time and fields (urls, ``object``). A tool naming a service in its own name
+    (``slack_post_message``) decides for its entity, so a catalog of several services gets each right."""
+    named = [p for t in tools if (p := profiles.named_in_name(t)) is not None]
+    if named and (service is None or service not in named):
+        service = named[0]
+    if service is None:
+        return conventions
+    said = {w for t in tools for w in words(t["name"])}
+    entity = service.entity(singular(collection), said)
+    changes: JSONDict = {"service": service.name}
+    if entity is not None:
+        if entity.id_format and not (conventions.id_prefix or conventions.uuid_ids or conventions.ts_key):
+            if entity.id_format == "uuid":
+                changes["uuid_ids"] = True
+            elif entity.id_format.startswith("prefix:"):
+                changes["id_prefix"] = entity.id_format.partition(":")[2]
+            else:
+                changes["id_format"] = entity.id_format
+        if entity.status and conventions.initial_status is None:
+            changes["status_field"] = conventions.status_field or entity.status[0]
+            changes["initial_status"] = entity.status[1]
+        if entity.identifier and conventions.identifier is None:
+            changes["identifier"] = entity.identifier
+        changes.update(starting=dict(entity.fields), created=entity.created, list_key=entity.list_key)
+    return dataclasses.replace(conventions, **changes)
+
+
 def _key_args_by_collection(roles: dict[str, ToolRole]) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for role in roles.values():
@@ -442,7 +499,8 @@ def _key_args_by_collection(roles: dict[str, ToolRole]) -> dict[str, set[str]]:
 
 
 def _entities(roles: dict[str, ToolRole], tools: dict[str, JSONDict], texts: dict[str, str],
-              seed: dict[str, list[JSONDict]], examples: list[str]) -> dict[str, EntityType]:
+              seed: dict[str, list[JSONDict]], examples: list[str],
+              service: profiles.ServiceProfile | None = None) -> dict[str, EntityType]:
     groups: dict[str, list[str]] = {}
     for name, role in roles.items():
         if role.style == "record":
@@ -461,11 +519,12 @@ def _entities(roles: dict[str, ToolRole], tools: dict[str, JSONDict], texts: dic
                                  {n.split("#")[0]: texts.get(n.split("#")[0], "") for n, _, _ in members},
                                  fields, statuses, lifecycle, scope, key_field,
                                  examples + [_seed_text(seed.get(collection, []))])
-        if conventions.url is None and scope:
-            conventions = dataclasses.replace(conventions, url=_brand_url(collection, members, texts, scope))
         if not conventions.ts_key and texts_use_ts and singular(collection).split("_")[-1] in _MESSAGE_NOUNS:
             conventions = dataclasses.replace(conventions, ts_key=True)
             key_field = "ts"
+        conventions = _profiled(conventions, collection, [tools[n] for n in names], service)
+        if conventions.url is None and scope and not set(conventions.starting) & set(conv.URL_FIELDS):
+            conventions = dataclasses.replace(conventions, url=_brand_url(collection, members, texts, scope))
         out[collection] = EntityType(collection, key_field, scope, frozenset(fields),
                                      tuple(n for n in names if "#" not in n), conventions, _key_type(members),
                                      frozenset(a for _, r, _ in members if r.kind in _KEYED for a in r.key_args))

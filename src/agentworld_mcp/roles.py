@@ -71,6 +71,9 @@ _STATE_VERBS = {"close": "closed", "reopen": "open", "complete": "completed", "a
                 "reject": "rejected", "merge": "merged", "lock": "locked", "unlock": "unlocked",
                 "activate": "active", "deactivate": "inactive", "suspend": "suspended", "restore": "active",
                 "uncomplete": "open", "finish": "completed"}
+#: A state a tool name ends with, and the state it leaves the entity in (``mark_task_done``).
+_ENDING_STATES = {"done": "done", "completed": "completed", "complete": "completed", "closed": "closed",
+                  "resolved": "resolved", "archived": "archived", "finished": "completed"}
 #: States a tool name may end with (``mark_task_done``, ``set_issue_closed``).
 _STATE_WORDS = frozenset({"done", "completed", "complete", "closed", "open", "read", "unread", "resolved",
                           "archived", "active", "inactive", "finished", "pending"})
@@ -406,7 +409,9 @@ def _record_role(tokens: list[str], kind: Kind, props: JSONDict, output: JSONDic
         is_id_name(singular(p)) or (p.endswith("s") and is_id_name(p[:-1])))), None)  # ``ids``, ``task_ids``
 
     if kind == "create":
-        key_args = tuple(p for p in own_keys if p not in ("name", "username", "email", "login", "handle")
+        # an entity the service names by ``id`` takes a ``key``/``slug`` as a field (Linear's team key ``ROC``)
+        human = ("key", "slug") if key_field == "id" and "id" in item_props else ()
+        key_args = tuple(p for p in own_keys if p not in ("name", "username", "email", "login", "handle") + human
                          or key_field == p)
         if not key_args and key_field not in _GENERATED_IDS and key_field in props:
             key_args = (key_field,)
@@ -431,9 +436,11 @@ def _record_role(tokens: list[str], kind: Kind, props: JSONDict, output: JSONDic
             if kind == "update":
                 verb = next((t for t in tokens[:2] if t in _STATE_VERBS), None)
                 verb = verb or next((t for t in tokens[:3] if t in _STATE_VERBS), None)
+                state = "state" if "state" in item_props else "status"
                 if verb:
-                    state = "state" if "state" in item_props else "status"
                     sets = {state: _STATE_VERBS[verb]}
+                elif len(tokens) > 2 and tokens[-1] in _ENDING_STATES:  # ``mark_task_done``: the task is done
+                    sets = {state: _ENDING_STATES[tokens[-1]]}
             return ToolRole(kind, collection, key_args, items_field, batch_arg if kind == "update" else None,
                             style="record", key_field=key_field, foreign_keys=foreign, wrapper=wrapper, sets=sets)
     if kind in ("list", "search"):

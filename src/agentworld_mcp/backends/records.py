@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .. import values
+from .. import service_profiles, values
 from ..entities import EntityType
 from ..ledger import Entity
 from ..roles import ToolRole, singular
@@ -33,7 +34,7 @@ _ZERO_FIELDS = ("balance", "amount", "total", "count", "quantity", "score", "poi
 #: Other entity fields an agent may name an entity by (``ENG-42``, a number, a ts).
 ALIASES = ("identifier", "number", "key", "slug", "ts", "name")
 #: States that take an item out of a plain list (a closed issue stays listed; a completed task does not).
-_HIDDEN = frozenset({"completed", "complete", "archived", "deleted", "cancelled", "canceled"})
+_HIDDEN = frozenset({"completed", "complete", "done", "archived", "deleted", "cancelled", "canceled"})
 
 
 def entity_type(step: Step, role: ToolRole) -> EntityType | None:
@@ -69,7 +70,8 @@ def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0
                                    random.Random(f"{step.episode.seed}:{role.collection}:{number}"), "uuid"))
     if key_schema.get("pattern") or key_schema.get("enum"):
         return values.generate(key_schema, step.rng, role.key_field)
-    if known is not None and not key_schema:
+    if known is not None and (not key_schema or set(key_schema) <= {"type", "description", "title"}):
+        # a bare ``{"type": "string"}`` says nothing of the format: the catalog's convention decides
         if known.conventions.ts_key:  # Slack-style: the message's own timestamp, unique per channel
 
             return f"{int(clock(step.turn).timestamp())}.{number:06d}"
@@ -79,11 +81,28 @@ def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0
         if known.conventions.id_prefix:
             return f"{known.conventions.id_prefix}{number}"
         if known.conventions.uuid_ids and role.key_field == "id":
-            return str(values.generate({"type": "string", "format": "uuid"},
-                                       random.Random(f"{step.episode.seed}:{role.collection}:{number}"), "uuid"))
+            return _unused(step, role, number - offset, offset, lambda n: str(values.generate(
+                {"type": "string", "format": "uuid"}, random.Random(f"{step.episode.seed}:{role.collection}:{n}"),
+                "uuid")))
+        id_format = known.conventions.id_format
+        if id_format and role.key_field == "id" and service_profiles.new_id(id_format, 1, "") is not None:
+            return _unused(step, role, number - offset, offset, lambda n: str(service_profiles.new_id(
+                id_format, n, f"{step.episode.seed}:{role.collection}")))  # a service profile's: ``C0G8...``
         if known.key_type == "integer" or role.key_field == "number":
             return number
     return f"{singular(role.collection)[:3]}_{number}"
+
+
+def _unused(step: Step, role: ToolRole, number: int, offset: int, make: Callable[[int], str]) -> str:
+    """An opaque id (a UUID, ``C0G8...``) no entity of the collection has had: its digits say nothing
+    of the sequence, so the count of live entities places it, and taken ones are skipped."""
+    ledger = step.episode.ledger
+    start = max(number, len(ledger.items(role.collection)) + 1) + offset
+    for n in range(start, start + 64):
+        candidate = make(n)
+        if ledger.get(role.collection, role.scoped(step.arguments, candidate), include_deleted=True) is None:
+            return candidate
+    return make(start)
 
 
 def lookup(step: Step, role: ToolRole, key: str) -> Entity | None:
@@ -139,11 +158,13 @@ def starting_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any
             sub = props.get(flag) or {"type": "boolean"}
             if isinstance(sub, dict) and sub.get("type") == "boolean":
                 fields[flag] = False  # a new item is not done yet
+    _profiled_fields(step, role, fields, key_value, props)
     if props:
         return
     if role.key_field != "number" and known.key_type == "integer" and "number" in known.fields:
         fields.setdefault("number", key_value)
-    created = next((f for f in known.fields if f in ("created_at", "createdAt", "created", "date_created")), None)
+    created = c.created[0] if c.created else next(
+        (f for f in known.fields if f in ("created_at", "createdAt", "created", "date_created")), None)
 
     if created or not role.key_args:  # the service made it (a caller-named key-value entry has no timestamp)
         fields.setdefault(created or _CREATED, now_iso(step.turn))
@@ -152,6 +173,29 @@ def starting_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any
             fields[name] = 0
         elif name not in fields and name in c.inactive_flags:
             fields[name] = False
+
+
+def _profiled_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any, props: JSONDict) -> None:
+    """What the service's published profile says a new object carries (``object: page``, a
+    ``buy.stripe.com`` url, ``htmlLink``, ``ref: refs/heads/NAME``), where the caller and the
+    catalog gave nothing and any outputSchema has room for it."""
+    known = entity_type(step, role)
+    c = known.conventions if known is not None else None
+    if c is None or c.service is None:
+        return
+    profile = service_profiles.PROFILES[c.service]
+    if c.created and c.created[0] not in fields and (not props or c.created[0] in props):
+        moment = clock(step.turn)
+        fields[c.created[0]] = (int(moment.timestamp()) if c.created[1] == "unix" else
+                                moment.strftime("%Y-%m-%dT%H:%M:%S.000Z") if c.created[1] == "iso_ms" else
+                                now_iso(step.turn))
+    if not c.starting:
+        return
+    scope = dict(zip(role.scope_args, role.scope_of(step.arguments)))
+    values_ = service_profiles.placeholders({**scope, **fields}, key_value, role.collection, profile.defaults)
+    for name, value in service_profiles.rendered_fields(c.starting, values_).items():
+        if name not in fields and (not props or name in props):
+            fields[name] = value
 
 
 def _team_key(step: Step, role: ToolRole) -> str | None:
@@ -256,8 +300,9 @@ def wants_all(step: Step, role: ToolRole, name: str) -> bool:
 # -- updates -----------------------------------------------------------------------------------------
 
 
-def changes_of(step: Step, role: ToolRole) -> JSONDict:
-    """Every field the update sets: its arguments (not the key or scope), and those given as one object."""
+def changes_of(step: Step, role: ToolRole, current: JSONDict | None = None) -> JSONDict:
+    """Every field the update sets: its arguments (not the key or scope), and those given as one object.
+    An object the entity already has as a field (Notion's page ``properties``) is updated in place."""
     skip = set(role.key_args) | set(role.scope_args) | {role.extra.get("selector")}
     changes: JSONDict = {}
     for name, value in step.arguments.items():
@@ -265,7 +310,9 @@ def changes_of(step: Step, role: ToolRole) -> JSONDict:
             continue
         if name in _CHANGE_OBJECTS and isinstance(value, str) and value.lstrip().startswith("{"):
             value = _json_object(value)  # mcp-atlassian's ``fields='{"summary": ...}'``
-        if name in _CHANGE_OBJECTS and isinstance(value, dict):
+        if name in _CHANGE_OBJECTS and isinstance(value, dict) and isinstance((current or {}).get(name), dict):
+            changes[name] = {**copy.deepcopy((current or {})[name]), **copy.deepcopy(value)}
+        elif name in _CHANGE_OBJECTS and isinstance(value, dict):
             changes.update(copy.deepcopy(value))
         else:
             changes[name] = copy.deepcopy(value)

@@ -278,7 +278,7 @@ def _update(step: Step, role: ToolRole) -> Prediction:
         return Prediction(render_entity(step, role, fields), effects=[Effect("create", role.collection, new_key, fields)])
     if entity is None:
         return not_found(step, role, _shown(step, role, key))
-    changes = records.changes_of(step, role)
+    changes = records.changes_of(step, role, entity.fields)
     if not step.tool.output_schema:
         changes = in_object_forms(step.tool.input_schema, changes, step.arguments)
     for name, value in role.sets.items():
