@@ -233,14 +233,12 @@ async def test_headers_reach_an_http_upstream_and_never_the_recording(tmp_path: 
                 "--auth-token", secret]
     recording = tmp_path / "auth.jsonl"
     with listening(upstream, port) as url:
-        async with proxy_session("--url", url, "--header", f"Authorization: Bearer {secret}",
-                                 "--record", str(recording)) as session:
+        # The token from the environment (kept off the command line), another header from a flag.
+        async with proxy_session("--url", url, "--header", "X-Request-Source: proxy-test", "--record", str(recording),
+                                 env={"AGENTWORLD_UPSTREAM_HEADERS": f"Authorization: Bearer {secret}"}) as session:
             created = await session.call_tool("create_issue", {
                 "title": f"rotate the key {secret}", "body": "curl -H 'Authorization: Bearer sk-abcdefghijklmnop1234'",
                 "assignee": "ada"})
-        # The same token from the environment: a secret kept off the command line.
-        async with proxy_session("--url", url, "--record", str(recording),
-                                 env={"AGENTWORLD_UPSTREAM_HEADERS": f"Authorization: Bearer {secret}"}) as session:
             listed = await session.call_tool("list_issues", {})
     assert not created.isError and secret in json.dumps(created.model_dump(mode="json"))  # the client sees it all
     assert not listed.isError
@@ -254,6 +252,9 @@ async def test_headers_reach_an_http_upstream_and_never_the_recording(tmp_path: 
 def test_a_malformed_header_is_refused_with_the_expected_form() -> None:
     done = thirdparty.run_cli("proxy", "--url", "http://127.0.0.1:9/mcp", "--header", "Authorization Bearer x")
     assert done.returncode != 0 and "expected 'Name: value'" in done.stderr and "Bearer x" not in done.stderr
+    done = thirdparty.run_cli("proxy", "--url", "http://127.0.0.1:9/mcp",
+                              env={"AGENTWORLD_UPSTREAM_HEADERS": "Authorization: Bearer x\nBearer y"})
+    assert done.returncode != 0 and "AGENTWORLD_UPSTREAM_HEADERS 'Bearer'" in done.stderr and "Bearer y" not in done.stderr
 
 
 async def test_prompts_and_resources_pass_through_to_the_real_server() -> None:
