@@ -9,6 +9,8 @@ from __future__ import annotations
 import errno
 import json
 import os
+import resource
+from pathlib import Path
 
 import pytest
 
@@ -19,6 +21,7 @@ from agentworld_mcp.prompt import OBSERVATION_MARKER, system_prompt
 from agentworld_mcp.record import TrajectoryRecorder, is_header, read_trajectory
 
 from .conftest import WORLDS, stdio_session
+from .test_redis_store import redis_url  # noqa: F401  a redis-server of this module's own
 
 TRACKER = WORLDS / "issue-tracker.yaml"
 FIELDS = {"task", "id", "system_str", "prompt", "response", "current_prompt", "turn_idx", "total_turns"}
@@ -142,3 +145,87 @@ async def test_a_full_disk_raises_a_named_error_and_leaves_no_partial_line(tmp_p
     await sim.call("create_issue", {"title": "after"}, episode="e")
     await sim.aclose()
     assert [t["arguments"]["title"] for t in turns(record)] == ["before the disk filled", "after"]
+
+
+# -- a failed write: the call is not committed, so state and trajectory agree ----------------
+
+
+def _disk_full_for(recorder: TrajectoryRecorder, monkeypatch) -> None:
+    """Writes to the recorder's file land half a line, then fail with ENOSPC."""
+    real_write = os.write
+
+    def write(fd: int, data) -> int:
+        if fd != recorder._fd:
+            return real_write(fd, data)
+        real_write(fd, bytes(data[: len(data) // 2]))
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", write)
+
+
+@pytest.mark.parametrize("store", ["memory", "sqlite", "redis"])
+async def test_a_call_the_full_disk_kept_out_of_the_file_is_kept_out_of_the_state(tmp_path, monkeypatch, store,
+                                                                                 request):
+    """Recorded first, committed after: a turn the file lacks changed nothing, in every store."""
+    if store == "redis":  # a database of its own (test_redis_store.py uses 1-14)
+        state = f"{request.getfixturevalue('redis_url')}/15"
+    else:
+        state = None if store == "memory" else str(tmp_path / "state.db")
+    record = tmp_path / "t.jsonl"
+    recorder = TrajectoryRecorder(record, fsync=False)
+    sim = Simulator(load_world(TRACKER), store=state, recorders=[recorder])
+    await sim.reset("e")  # a Redis database other runs may have used
+    await sim.call("create_issue", {"title": "before the disk filled"}, episode="e")
+
+    _disk_full_for(recorder, monkeypatch)
+    lost = await sim.call("create_issue", {"title": "lost"}, episode="e")
+    assert lost.is_simulator_error and lost.meta["agentworld/simulator_error"] == "record_error"
+    assert "the disk is full; nothing of it was written" in lost.text and "free space" in lost.text
+    monkeypatch.undo()  # space again
+
+    after = await sim.call("create_issue", {"title": "after"}, episode="e")
+    assert not after.is_error
+    titles = [i["title"] for i in (await sim.state("e"))["issues"]]
+    assert "lost" not in titles and titles[-2:] == ["before the disk filled", "after"]
+    assert after.structured["id"] == titles.index("after") + 1  # the failed create took no id
+    in_file = [(t["turn"], t["arguments"]["title"]) for t in turns(record)]
+    kept = [(t.index, t.arguments["title"]) for t in await sim.trajectory("e") if not t.result.get("isError")]
+    assert in_file == kept == [(1, "before the disk filled"), (3, "after")]  # turn 2 is the failure, in memory only
+    await sim.aclose()
+    if state is not None and store == "sqlite":  # what a restart reads back agrees too
+        again = Simulator(load_world(TRACKER), store=state)
+        assert [i["title"] for i in (await again.state("e"))["issues"]] == titles
+        await again.aclose()
+
+
+async def test_over_stdio_a_file_size_limit_fails_the_call_in_band_and_the_next_one_is_recorded(tmp_path):
+    """Through a real client: the write fails (EFBIG past RLIMIT_FSIZE), the call gets the named error."""
+    record = tmp_path / "t.jsonl"
+    async with stdio_session(str(TRACKER), "--record", str(record), "--episode", "e") as session:
+        first = await session.call_tool("create_issue", {"title": "before the limit"})
+        assert not first.isError
+        pid = _server_pid(str(record))
+        size = record.stat().st_size
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (size, resource.RLIM_INFINITY))  # not one more byte
+        lost = await session.call_tool("create_issue", {"title": "lost"})
+        assert lost.isError and "simulator error: record_error" in lost.content[0].text
+        assert record.stat().st_size == size  # no partial line
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        after = await session.call_tool("create_issue", {"title": "after"})
+        listed = await session.call_tool("list_issues", {})
+    assert not after.isError and after.structuredContent["id"] == first.structuredContent["id"] + 1
+    assert "lost" not in listed.content[0].text and "after" in listed.content[0].text
+    assert [t["arguments"].get("title") for t in turns(record)] == ["before the limit", "after", None]
+
+
+def _server_pid(marker: str) -> int:
+    """The pid of the ``agentworld-mcp serve`` process whose command line holds ``marker``."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if marker.encode() in cmdline and b"serve" in cmdline:
+                return int(entry.name)
+    raise AssertionError(f"no server process with {marker} on its command line")

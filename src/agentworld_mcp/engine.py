@@ -1,7 +1,8 @@
 """The step pipeline: the one thing that answers a tool call (see docs/architecture.md).
 
     validate arguments -> perturb (before) -> world model predicts -> check output
-    -> reconcile the ledger -> perturb (after) -> record the turn -> deliver
+    -> reconcile (work out the ledger changes) -> perturb (after) -> record the turn, then commit
+    its changes -> deliver
 
 Each stage is one method below that takes what the previous one returns. Every entry point
 (MCP server, LangGraph adapter, pytest plugin, CLI) builds its simulator with
@@ -23,6 +24,7 @@ from .catalog import Catalog, ToolSpec
 from .config import SimulatorConfig
 from .episode import DEFAULT_EPISODE, Episode, Turn, episode_id
 from .errors import ConfigError, InvalidObservationError, SimulatorBugError, SimulatorError, UnknownToolError
+from .ledger import Effect
 from .result import SIMULATOR_ERROR_META, ToolResult, dump_json
 from .step import Gate, Prediction, Step
 from .store import EpisodeStore
@@ -73,6 +75,8 @@ class Outcome:
     #: The stages the call went through, in order (a subset of :data:`STAGES`).
     stages: list[str] = field(default_factory=list)
     turn: Turn | None = None
+    #: The ledger changes of a successful call, committed by the record stage once the turn is recorded.
+    effects: list[Effect] = field(default_factory=list)
 
     @property
     def fired(self) -> list[JSONDict]:
@@ -173,7 +177,11 @@ class Simulator:
                 raise  # the caller's own settings (a bad per-call policy): theirs to fix, as an error
             except Exception as exc:  # any other failure is the simulator's: a named result, never a crash
                 outcome = Outcome(self._simulator_error(spec, _as_simulator_error(exc, spec)), stages=["failed"])
-            outcome.turn = self._record(ep, spec, arguments, outcome, started, t0)
+            try:
+                outcome.turn = self._record(ep, spec, arguments, outcome, started, t0)
+            except Exception as exc:  # a bug while committing the changes: the turn is that failure
+                outcome = Outcome(self._simulator_error(spec, _as_simulator_error(exc, spec)), stages=["failed"])
+                outcome.turn = self._record(ep, spec, arguments, outcome, started, t0)
         self._count(outcome)
         if calls_log.isEnabledFor(logging.INFO):
             _log_call(selected, outcome)
@@ -207,13 +215,14 @@ class Simulator:
         prediction = await self._predict(step)
         stages.append("check_output")
         result = self._check_output(step, prediction)
+        effects: list[Effect] = []
         if isinstance(prediction, Prediction) and not result.is_error:
             stages.append("reconcile")
-            self._reconcile(step, prediction)
+            effects = self._reconcile(step, prediction)
         stages.append("perturb_after")
         result = self.perturber.after(step, result, gate)
         info = prediction.info if isinstance(prediction, Prediction) else _error_info(prediction)
-        return Outcome(result, gate, info, stages)
+        return Outcome(result, gate, info, stages, effects=effects)
 
     async def _predict(self, step: Step) -> Prediction | SimulatorError:
         """The world model's prediction, or the simulator failure that stood in its way."""
@@ -244,30 +253,55 @@ class Simulator:
         # Otherwise the text block is the same JSON as structuredContent (MCP's compatibility rule).
         return ToolResult.from_json(observation, structured=True)
 
-    def _reconcile(self, step: Step, prediction: Prediction) -> None:
-        """Apply the call's effects to the ledger (only for successful results)."""
+    def _reconcile(self, step: Step, prediction: Prediction) -> list[Effect]:
+        """The call's effects on the ledger (only for successful results); :meth:`_record` applies them."""
         effects = prediction.effects
         if effects is None:  # a world model that does not say what it changed
             from .reconcile import infer_effects
 
             effects = infer_effects(step, prediction)
-        step.episode.ledger.apply(effects, step.turn)
+        return effects
 
     def _record(self, ep: Episode, spec: ToolSpec, arguments: JSONDict, outcome: Outcome, started: float,
                 t0: float) -> Turn:
+        """Give the turn to the recorders, then commit it: its ledger changes and the episode's turns.
+
+        Recorded first, so a turn the episode keeps is in the trajectory file too. A recorder that
+        fails (a full disk under ``--record``) leaves the call uncommitted: the caller gets the
+        named simulator error (``record_error``), the ledger keeps none of the call's changes, and
+        the episode keeps that error as the turn, which trajectory files leave out like every
+        simulator failure. Whatever store holds the episode, state and file then agree.
+        """
         outcome.stages.append("record")
-        turn = Turn(
+        turn = self._turn(ep, spec, arguments, outcome, started, t0)
+        try:
+            for recorder in self.recorders:
+                recorder.record(self.catalog, ep, turn)
+        except Exception as exc:  # noqa: BLE001 - a failed write is the simulator's, never the tool's
+            failure = _as_simulator_error(exc, spec)
+            outcome.result, outcome.effects = self._simulator_error(spec, failure), []
+            outcome.info = {**outcome.info, **_error_info(failure)}
+            turn = self._turn(ep, spec, arguments, outcome, started, t0)
+            for recorder in self.recorders:  # the call log sees the failure; trajectory files skip it
+                try:
+                    recorder.record(self.catalog, ep, turn)
+                except Exception:  # noqa: BLE001 - already reported as this call's result
+                    log.debug("recorder %r failed again on the failed turn", recorder, exc_info=True)
+        ep.ledger.apply(outcome.effects, turn.index)
+        ep.turns.append(turn)
+        return turn
+
+    def _turn(self, ep: Episode, spec: ToolSpec, arguments: JSONDict, outcome: Outcome, started: float,
+              t0: float) -> Turn:
+        return Turn(
             ep.next_turn, spec.name, arguments, outcome.result.to_dict(), self.backend.name, outcome.gate.fired,
             started, round((time.perf_counter() - t0) * 1000, 3), outcome.info,
         )
-        ep.turns.append(turn)
-        for recorder in self.recorders:
-            recorder.record(self.catalog, ep, turn)
-        return turn
 
     def _simulator_error(self, spec: ToolSpec, exc: SimulatorError) -> ToolResult:
         self.stats.simulator_errors[exc.kind] += 1
-        log.error("simulator error on %s (%s): %s", spec.name, exc.kind, exc, exc_info=exc.__cause__ is not None)
+        # the cause's traceback (this runs outside the except block that caught it)
+        log.error("simulator error on %s (%s): %s", spec.name, exc.kind, exc, exc_info=exc.__cause__)
         hint = f" {exc.hint}" if exc.hint else ""
         text = f"[agentworld-mcp simulator error: {exc.kind}] {exc}.{hint} (This error comes from the simulator, not from the simulated tool.)"
         return ToolResult.from_text(text, is_error=True, meta={SIMULATOR_ERROR_META: exc.kind})
