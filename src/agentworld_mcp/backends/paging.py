@@ -19,19 +19,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..paging_names import CURSOR_ARGS, MORE_FIELDS, NEXT_FIELDS, OFFSET_ARGS, PAGE_ARGS, SIZE_ARGS, TOTAL_FIELDS
 from .base import Step
 
 JSONDict = dict[str, Any]
 
-CURSOR_ARGS = ("cursor", "page_token", "pageToken", "next_token", "nextToken", "continuation_token",
-               "continuationToken", "starting_after", "after", "next_cursor", "nextCursor")
-PAGE_ARGS = ("page", "page_number", "pageNumber")
-OFFSET_ARGS = ("offset", "skip", "start")
-SIZE_ARGS = ("per_page", "page_size", "pageSize", "perPage", "limit", "max_results", "maxResults", "size", "top")
-NEXT_FIELDS = ("next_cursor", "nextCursor", "next_page_token", "nextPageToken", "next_token", "nextToken", "cursor",
-               "next")
-MORE_FIELDS = ("has_more", "hasMore", "has_next_page", "hasNextPage", "more")
-TOTAL_FIELDS = ("total", "total_count", "totalCount", "total_results", "num_results")
 _CURSOR_TAG = "p"  # ``{"p": offset}``: a cursor of this model, not one of the perturbation stage
 
 

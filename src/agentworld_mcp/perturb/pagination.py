@@ -30,22 +30,23 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..catalog import ToolSpec
+from ..paging_names import (
+    CURSOR_ARGS,
+    MORE_FIELDS,
+    NEXT_FIELDS,
+    OFFSET_ARGS,
+    PAGE_ARGS,
+    PAGE_FIELDS,
+    SIZE_ARGS,
+    SIZE_FIELDS,
+)
+from ..paging_names import TOTAL_FIELDS as _TOTAL_FIELDS
 from ..result import ToolResult, dump_json
 
 JSONDict = dict[str, Any]
 
-CURSOR_ARGS = ("cursor", "page_token", "pageToken", "next_token", "nextToken", "continuation_token",
-               "continuationToken", "starting_after", "after", "next_cursor", "nextCursor")
-PAGE_ARGS = ("page", "page_number", "pageNumber")
-OFFSET_ARGS = ("offset", "skip", "start")
-SIZE_ARGS = ("per_page", "page_size", "pageSize", "perPage", "limit", "max_results", "maxResults", "size",
-             "count", "first", "top")
-NEXT_FIELDS = ("next_cursor", "nextCursor", "next_page_token", "nextPageToken", "next_token", "nextToken",
-               "cursor", "next")
-MORE_FIELDS = ("has_more", "hasMore", "has_next_page", "hasNextPage", "more")
-TOTAL_FIELDS = ("total", "total_count", "totalCount", "count")
-PAGE_FIELDS = ("page", "page_number")
-SIZE_FIELDS = ("per_page", "page_size", "pageSize", "limit")
+#: A ``count`` output beside a page is the listing's total here: the page's own size is the page.
+TOTAL_FIELDS = (*_TOTAL_FIELDS, "count")
 DEFAULT_CURSOR_ARG = "cursor"
 DEFAULT_NEXT_FIELD = "next_cursor"
 #: Snapshots kept per episode; cursors of older ones are "expired".
