@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .backends.envelope import ENVELOPE_META, learn_envelope
-from .backends.failures import _reads_as_failure  # an in-band failure is no envelope of success
+from .backends.failures import reads_as_failure  # an in-band failure is no envelope of success
 from .backends.id_formats import ID_FORMATS_META, ids_in, infer_format
 from .catalog import Catalog, ToolSpec
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
@@ -65,7 +65,7 @@ def select_demonstrations(samples: list[Sample], limit: int) -> list[Sample]:
     seen: set[tuple[bool, str, str]] = set()
 
     def failed(sample: Sample) -> bool:  # ``isError``, or in band: ``Note 9 not found`` as an ordinary answer
-        return sample.is_error or _reads_as_failure(sample.response)
+        return sample.is_error or reads_as_failure(sample.response)
 
     for sample in sorted(samples, key=lambda s: not failed(s)):
         if len(chosen) >= limit:
@@ -163,7 +163,7 @@ def succeeded(samples: list[Sample]) -> list[Sample]:
     """The JSON answers that are no failure: neither ``isError`` nor an in-band one (``{"status":
     "task_not_found"}``), whose shape is the failure's, not the tool's (all of them, when every one reads so)."""
     answers = [s for s in samples if s.is_json and not s.is_error]
-    clean = [s for s in answers if not _reads_as_failure(s.response)]
+    clean = [s for s in answers if not reads_as_failure(s.response)]
     return clean or answers
 
 
@@ -213,7 +213,7 @@ def add_answer_meta(data: JSONDict, compiled: Catalog, episodes: dict[str, list[
         if formats:
             meta[ID_FORMATS_META] = formats
         samples = [(s.arguments, s.response) for s in by_tool.get(tool["name"], [])
-                   if s.is_json and not s.is_error and not _reads_as_failure(s.response)]
+                   if s.is_json and not s.is_error and not reads_as_failure(s.response)]
         role = spec.role if spec is not None else None
         listed = ((singular(role.collection), role.items_field or "items")
                   if role is not None and role.kind in ("list", "search") and role.collection else None)

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from .failures import reads_as_failure  # an in-band failure keeps the wording failures.py gave it
+
 if TYPE_CHECKING:
     from .base import Step
 
@@ -159,9 +161,7 @@ def _generalised(line: str, index: int) -> str | None:
 def serve_envelope(step: Step, observation: Any, shape: JSONDict) -> Any:
     """``observation`` (a successful JSON answer in the tool's shape) served in its learned envelope."""
     envelope = (step.tool.definition.get("_meta") or {}).get(ENVELOPE_META)
-    from .failures import _reads_as_failure  # an in-band failure keeps the wording failures.py gave it
-
-    if not isinstance(envelope, dict) or not isinstance(observation, dict) or _reads_as_failure(observation):
+    if not isinstance(envelope, dict) or not isinstance(observation, dict) or reads_as_failure(observation):
         return observation
     answer = dict(observation)
     for name, listed in (envelope.get("first") or {}).items():

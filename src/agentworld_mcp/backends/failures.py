@@ -73,7 +73,7 @@ def _demonstrated(world: World, tool: str | None) -> Convention | None:
             continue
         if demo.is_error:
             flagged += 1
-        elif _reads_as_failure(demo.response):
+        elif reads_as_failure(demo.response):
             in_band.append(demo)
     if in_band and not flagged:
         first = in_band[0]
@@ -85,7 +85,8 @@ def _demonstrated(world: World, tool: str | None) -> Convention | None:
     return None
 
 
-def _reads_as_failure(response: Any) -> bool:
+def reads_as_failure(response: Any) -> bool:
+    """Whether a demonstrated answer reports a failure in band (``Note 9 not found``, ``{"status": "task_not_found"}``)."""
     if isinstance(response, str):
         return bool(_FAILURE.search(response))
     if isinstance(response, dict):
