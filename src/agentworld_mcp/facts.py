@@ -184,6 +184,8 @@ def _who(name: str, target: Shape) -> str:
     stem = _stem(name)
     if stem == target.noun or target.noun.endswith(" " + stem) or stem.endswith(target.noun):
         return "of"
+    if stem.endswith(" by") and len(stem.split()) > 1:  # ``reported_by`` -> "who reported"
+        return f"{'who' if target.is_people else 'that'} {stem.removesuffix(' by')}"
     return f"{'who' if target.is_people else 'that'} is the {stem} of"
 
 

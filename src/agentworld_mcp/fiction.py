@@ -96,6 +96,8 @@ class Scenario:
     domain: str
     #: Two content words the scenario puts side by side (``dust storms``, ``spare parts``).
     phrases: tuple[str, ...] = ()
+    #: Proper nouns the scenario lists together (``named Tharsis, Kasei, Olympus and Hellas``): names to give.
+    listed: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, text: str) -> Scenario:
@@ -125,8 +127,11 @@ class Scenario:
                     phrase = f"{a.lower()} {b.lower()}"
                     if phrase not in phrases:
                         phrases.append(phrase)
+        listed: list[str] = []
+        for run in re.finditer(r"[A-Z][a-z]+(?:,\s+[A-Z][a-z]+){2,}(?:,?\s+and\s+[A-Z][a-z]+)?", text):
+            listed += [n for n in re.findall(r"[A-Z][a-z]+", run.group(0)) if n in proper and n not in listed]
         return cls(text, tuple(content), tuple(proper), years[0] if years else 2026, f"{head}.example",
-                   tuple(phrases))
+                   tuple(phrases), tuple(listed))
 
     def epoch(self) -> dt.datetime:
         return dt.datetime(self.year, 1, 6, 8, 0, tzinfo=dt.UTC)
@@ -157,6 +162,8 @@ class Generator:
         self.drafts: dict[str, list[Draft]] = {}
         self.titles: dict[tuple[str, str], set[str]] = {}
         self.keys: dict[str, set[str]] = {}
+        #: Fields that name a parent somewhere in the catalog (``owner``, ``repo``): one value each, everywhere.
+        self.scope_names = {s for shape in self.shapes.values() for s in shape.entity.scope}
 
     def rng(self, *parts: Any) -> random.Random:
         return random.Random(":".join(str(p) for p in (self.seed, *parts)))
@@ -227,8 +234,11 @@ class Generator:
             if shape.is_people:
                 name = f"{rng.choice(_FIRST)} {rng.choice(_LAST)}"
             else:
-                pool = self.scenario.proper + tuple(w.capitalize() for w in self.scenario.words) + _NAMES
-                base = pool[(draft.index + attempt * 7 + rng.randrange(3)) % len(pool)]
+                pool = tuple(dict.fromkeys(self.scenario.listed + self.scenario.proper)) + tuple(
+                    w.capitalize() for w in self.scenario.words) + _NAMES
+                # in the scenario's order (its listed names first), each collection from its own start
+                start = sum(map(ord, shape.collection)) % max(1, len(self.scenario.listed) or len(pool))
+                base = pool[(start + draft.index + attempt) % len(pool)]
                 name = f"{base} {noun}" if attempt < len(pool) else f"{base} {noun} {attempt}"
             if name not in used:
                 break
@@ -236,7 +246,8 @@ class Generator:
         draft.fields["__name"] = name
         if draft.key is None:
             slug = re.sub(r"[^a-z0-9]+", "-" if shape.key_field in ("slug", "board_name") else ".", name.lower()).strip(".-")
-            draft.key = f"{slug}@{self.scenario.domain}" if shape.key_field == "email" else slug
+            draft.key = f"{slug}@{self.scenario.domain}" if shape.key_field == "email" else \
+                name if shape.key_field == "name" else slug
             draft.fields[shape.key_field] = draft.key
 
     # writing: references, dates, the rest by field name and schema
@@ -389,6 +400,8 @@ class Generator:
         kind = _kind(schema)
         if schema.get("const") is not None or schema.get("enum"):
             return values.generate(schema, rng, name)
+        if name in self.scope_names and kind == "string":
+            return self.scope_value(name)
         if kind == "string":
             if conv.identifier and conv.identifier[0] == name:
                 return f"{conv.identifier[1]}-{draft.index + 1}"
@@ -440,6 +453,16 @@ class Generator:
                 break
         seen.add(title)
         return title
+
+    def scope_value(self, name: str) -> str:
+        """The one parent every scoped entity lives in (``owner: ares``, ``repo: dust-storms``, ``branch: main``):
+        one per world, so an entity is found under the same scope by every tool."""
+        if name in ("branch", "ref"):
+            return "main"
+        if name in ("owner", "org", "organization", "account", "tenant", "workspace", "team", "site", "namespace"):
+            return (self.scenario.proper or ("acme",))[0].lower()
+        head = self.scenario.phrases[0] if self.scenario.phrases else " ".join(self.scenario.words[:2]) or "fiction"
+        return re.sub(r"[^a-z0-9]+", "-", head.lower()).strip("-")
 
     def place(self, draft: Draft, rng: random.Random) -> str:
         """A place of the scenario (its proper nouns), else of the world (an entity it refers to)."""
@@ -540,6 +563,8 @@ def _number(name: str, schema: JSONDict, rng: random.Random, *, integer: bool) -
     if bounds:
         number: int | float = values.generate(schema, rng, name)
         return number
+    if low.endswith(("number", "_id", "id", "count")):  # ``pull_number`` is a whole number whatever its type
+        return rng.randint(1, 40)
     if any(w in low for w in ("percent", "progress", "ratio", "rate")):
         value: float = rng.randint(0, 100) if integer or "percent" in low else round(rng.random(), 2)
         return int(value) if integer else value
