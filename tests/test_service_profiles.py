@@ -223,6 +223,21 @@ async def test_a_next_tool_reads_the_first_pending_item_and_says_when_none_is_le
         assert not nothing.isError and "No pending chore" in nothing.content[0].text
 
 
+_BOARD = {"type": "object", "properties": {"id": S, "key": S, "name": S}}
+
+
+async def test_a_key_given_to_a_create_is_a_field_when_the_service_names_the_entity_by_id(tmp_path):
+    # Linear's ``createTeam(name, key: ROC)`` answers ``{id, key}``: ``ROC`` is the team's key, not its id
+    boards = [tool("create_board", {"name": S, "key": S}, ("name",), "Create a board.", output=_BOARD),
+              tool("get_board", {"id": S}, ("id",), "Get a board.", output=_BOARD)]
+    assert build(boards).roles["create_board"].key_args == ()
+    async with stdio_session(_world(tmp_path, boards, "boards")) as session:
+        made = (await session.call_tool("create_board", {"name": "Rocket", "key": "ROC"})).structuredContent
+        assert made["key"] == "ROC" and made["id"] != "ROC"
+        read = (await session.call_tool("get_board", {"id": made["id"]})).structuredContent
+        assert (read["id"], read["key"]) == (made["id"], "ROC")
+
+
 # -- detection -------------------------------------------------------------------------------
 
 #: An inventory service that happens to sell products with prices and send invoices: not Stripe.

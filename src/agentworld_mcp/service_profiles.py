@@ -178,7 +178,7 @@ SLACK = ServiceProfile(
         EntityProfile(("bot",), "https://api.slack.com/methods/bots.info", "upper:B"),
         # https://api.slack.com/events/message: a message is ``type: message``, named by its ``ts``
         EntityProfile(("message", "reply", "thread", "post"), "https://api.slack.com/events/message",
-                      fields={"type": "message"}),
+                      fields={"type": "message"}, created=("ts", "unix")),  # its ``ts`` is when it was posted
         EntityProfile(("reminder",), "https://api.slack.com/methods/reminders.add", "upper:Rm"),
     ),
     # https://api.slack.com/web#responses: every answer is a JSON object with a boolean ``ok``;
@@ -212,8 +212,7 @@ NOTION = ServiceProfile(
         EntityProfile(("user",), f"{_NOTION}/user", "uuid", {"object": "user", "type": "person"}),
     ),
     # https://developers.notion.com/reference/intro#pagination: listings are list objects
-    envelope=Envelope(listing={"object": "list", "results": "$items", "next_cursor": None, "has_more": False,
-                               "type": "page_or_database"}),
+    envelope=Envelope(listing={"object": "list", "results": "$items", "next_cursor": None, "has_more": False}),
 )
 
 _LINEAR_API = "https://linear.app/developers/graphql"
