@@ -199,3 +199,19 @@ async def test_a_langgraph_agent_searches_the_fiction_over_mcp() -> None:
         best = [m for m in SEED["members"] if m["specialty"] == query]
         assert out["messages"][-1].text in {m["full_name"] for m in best}
         assert model.remaining == 0
+
+
+async def test_a_cursor_the_tool_never_gave_is_refused() -> None:
+    """As real APIs do: a made-up cursor is a tool error that says what to pass, never a silent first page."""
+    async with stdio_session("mars-colony") as colony:
+        result = await colony.call_tool("list_crew_members", {"limit": 3, "cursor": "not-a-cursor"})
+    assert result.isError
+    assert "Invalid cursor 'not-a-cursor'" in result.content[0].text and "previous page" in result.content[0].text
+
+
+async def test_the_id_of_the_last_item_seen_starts_the_next_page() -> None:
+    """Stripe-style ``starting_after``: the key of the last item seen works as a cursor too."""
+    async with stdio_session("mars-colony") as colony:
+        whole, _ = await call(colony, "list_crew_members", limit=50)
+        after, _ = await call(colony, "list_crew_members", limit=3, cursor=ids(whole)[2])
+    assert ids(after) == ids(whole)[3:6]

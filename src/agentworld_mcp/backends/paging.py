@@ -4,8 +4,9 @@ Real list and search tools answer one page at a time when asked for one: ``limit
 five results and a way to the next five. The deterministic model does the same in the tool's
 own convention, read from its inputSchema: a size (``limit``, ``per_page``, ``page_size``...,
 or its schema ``default``), and a start (``page``, ``offset``, or an opaque ``cursor`` the
-previous page gave). A listing of the same arguments is the same in every call (ranked, then
-in ledger order), so the cursor only needs to say where the next page starts.
+previous page gave, or the id of the last item seen: Stripe's ``starting_after``). A listing of
+the same arguments is the same in every call (ranked, then in ledger order), so the cursor only
+needs to say where the next page starts. A cursor that is neither is refused, as real APIs do.
 
 The perturbation stage's ``paginate`` rule pages a whole listing itself (with snapshots);
 then the step says ``whole_listing`` and this module leaves the listing whole. The argument
@@ -49,8 +50,20 @@ class Page:
         return encode_cursor(self.end) if self.more else None
 
 
-def page_of(step: Step, total: int) -> Page | None:
-    """The page the call asks for, or None when it asks for none (or the perturbation stage pages it)."""
+class InvalidCursor(ValueError):
+    """A cursor this model never gave and no item of the listing is named by."""
+
+    def __init__(self, arg: str, cursor: Any) -> None:
+        super().__init__(f"Invalid {arg} {str(cursor)[:80]!r}: pass the cursor the previous page gave"
+                         f" (or leave {arg} out for the first page).")
+
+
+def page_of(step: Step, keys: list[str]) -> Page | None:
+    """The page the call asks for, or None when it asks for none (or the perturbation stage pages it).
+
+    ``keys`` are the listing's item keys in order. Raises :class:`InvalidCursor`.
+    """
+    total = len(keys)
     if step.whole_listing:
         return None
     props: JSONDict = step.tool.input_schema.get("properties") or {}
@@ -61,7 +74,13 @@ def page_of(step: Step, total: int) -> Page | None:
     cursor_arg = next((a for a in CURSOR_ARGS if a in props), None)
     start = 0
     if cursor_arg and (cursor := step.arguments.get(cursor_arg)) not in (None, ""):
-        start = decode_cursor(cursor)
+        ours = decode_cursor(cursor)
+        if ours is not None:
+            start = ours
+        elif str(cursor) in keys:  # the last item seen
+            start = keys.index(str(cursor)) + 1
+        else:
+            raise InvalidCursor(cursor_arg, cursor)
     elif (page_arg := next((a for a in PAGE_ARGS if a in props), None)) and size:
         start = ((_positive(step.arguments.get(page_arg)) or 1) - 1) * size
     elif offset_arg := next((a for a in OFFSET_ARGS if a in props), None):
@@ -76,14 +95,14 @@ def encode_cursor(offset: int) -> str:
     return base64.urlsafe_b64encode(json.dumps({_CURSOR_TAG: offset}).encode()).decode().rstrip("=")
 
 
-def decode_cursor(cursor: Any) -> int:
-    """Where a cursor of this model starts; a cursor it never gave starts at the beginning."""
+def decode_cursor(cursor: Any) -> int | None:
+    """Where a cursor of this model starts; None for a cursor it never gave."""
     try:
         value = json.loads(base64.urlsafe_b64decode(str(cursor) + "=" * (-len(str(cursor)) % 4)))
     except (ValueError, UnicodeDecodeError):
-        return 0
+        return None
     offset = value.get(_CURSOR_TAG) if isinstance(value, dict) else None
-    return offset if isinstance(offset, int) and not isinstance(offset, bool) and offset >= 0 else 0
+    return offset if isinstance(offset, int) and not isinstance(offset, bool) and offset >= 0 else None
 
 
 def paged_body(body: Any, page: Page, out_schema: JSONDict | None) -> Any:
@@ -134,4 +153,4 @@ def _kinds(schema: Any) -> list[Any]:
     return kind if isinstance(kind, list) else [kind]
 
 
-__all__ = ["Page", "page_of", "paged_body", "more_text", "encode_cursor", "decode_cursor"]
+__all__ = ["InvalidCursor", "Page", "page_of", "paged_body", "more_text", "encode_cursor", "decode_cursor"]

@@ -434,7 +434,10 @@ def _listed(step: Step, role: ToolRole, collections: list[ToolRole]) -> Predicti
     query = step.arguments.get(role.query_arg) if role.query_arg else None
     if isinstance(query, str) and query.strip():
         found = ranking.rank(query, found, lambda hit: hit[0])  # best match first, ties in ledger order
-    page = paging.page_of(step, len(found))
+    try:
+        page = paging.page_of(step, [entity.key for _, entity, _ in found])
+    except paging.InvalidCursor as bad:
+        return error(str(bad))
     items, effects = [], []
     for _, entity, within in found[page.start:page.end] if page else found:
         fields, filled = _filled(step, within, entity)
