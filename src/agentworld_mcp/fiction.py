@@ -237,7 +237,8 @@ class Generator:
                 pool = tuple(dict.fromkeys(self.scenario.listed + self.scenario.proper)) + tuple(
                     w.capitalize() for w in self.scenario.words) + _NAMES
                 # in the scenario's order (its listed names first), each collection from its own start
-                start = sum(map(ord, shape.collection)) % max(1, len(self.scenario.listed) or len(pool))
+                own = len(self.scenario.listed) or len(self.scenario.proper) or len(self.scenario.words) or len(pool)
+                start = sum(map(ord, shape.collection)) % own
                 base = pool[(start + draft.index + attempt) % len(pool)]
                 name = f"{base} {noun}" if attempt < len(pool) else f"{base} {noun} {attempt}"
             if name not in used:
