@@ -297,3 +297,12 @@ def test_every_convention_cites_the_public_page_it_comes_from():
         assert profile.doc.startswith("https://")
         for entity in profile.entities:
             assert entity.doc.startswith("https://"), (profile.name, entity.nouns)
+
+
+def test_a_template_whose_placeholder_has_no_value_is_left_out_rather_than_guessed():
+    values = {"owner": "acme", "branch_name": "docs"}
+    out = service_profiles.rendered_fields({"ref": "refs/heads/{branch|branch_name}", "repo": "{owner}/{repo}",
+                                            "object": {"type": "commit"}}, values)
+    assert out == {"ref": "refs/heads/docs", "object": {"type": "commit"}}  # no ``repo``: it would be invented
+    # a caller's value is put in as it is, never read as a template itself
+    assert service_profiles.render("{title}", {"title": "{owner}"}) == "{owner}"

@@ -378,6 +378,7 @@ def placeholders(fields: Mapping[str, Any], key: Any, collection: str, defaults:
     title = next((_plain(fields[f]) for f in _TITLE_FIELDS if _plain(fields.get(f))), "") or next(
         (_plain(properties[f]) for f in ("title", "Title", "Name", "name") if _plain(properties.get(f))), "")
     slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60]
+    words_of_title = re.sub(r"[^A-Za-z0-9]+", "-", title[:100]).strip("-")  # Notion's ``Launch-plan-<id>``
     calendar = str(fields.get("calendarId") or fields.get("calendar_id") or "primary")
     alphabet = string.ascii_letters + string.digits
     out.update({
@@ -385,7 +386,7 @@ def placeholders(fields: Mapping[str, Any], key: Any, collection: str, defaults:
         "key_hex": key_text.replace("-", ""),
         "key_short": key_text.replace("-", "")[:12],
         "slug": slug or "untitled",
-        "slug_title": f"{re.sub(r'[^A-Za-z0-9]+', '-', title).strip('-')}-" if title else "",
+        "slug_title": f"{words_of_title}-" if words_of_title else "",
         "token": "".join(alphabet[int(digest[i:i + 2], 16) % len(alphabet)] for i in range(0, 48, 2)),
         "token_uuid": f"{digest[:8]}-{digest[8:12]}-4{digest[13:16]}-a{digest[17:20]}-{digest[20:32]}",
         "sha": hashlib.sha1(f"{collection}:{key_text}".encode()).hexdigest(),
