@@ -380,15 +380,17 @@ def test_an_endpoint_that_is_down_is_a_clear_error_within_the_deadline(colony, t
 
 @pytest.mark.slow
 def test_the_real_small_model_populates_a_world_whose_references_resolve(colony, llama_server, tmp_path):
-    """Gemma 3 270M is far too weak to write a consistent world on its own: it forgets keys, invents
-    references and repeats names. The checks and repairs are what make this pass, which is the
-    point: whatever a model writes, the world that comes out is consistent."""
+    """Gemma 3 270M is far too weak to write a consistent world on its own: it forgets keys and
+    fields, invents references, repeats names, and once in a while answers something that is not a
+    batch (one run: 5 requests, 1 re-asked, 4 of 8 entities written by the model, 12 fields
+    repaired, 4 entities from the generator). The checks and repairs are what make this pass, and
+    that is the point: whatever a model writes, the world that comes out is consistent."""
     data = yaml.safe_load(COLONY)
     data["backend"] = {"extra_body": SAMPLING}
     source, out = tmp_path / "colony.yaml", tmp_path / "gemma.yaml"
     source.write_text(yaml.safe_dump(data, sort_keys=False))
     done = populate(source, out, "--count", 2, "--seed", 1, "--base-url", llama_server, "--model", MODEL,
-                    "--max-tokens", "400", "--timeout", "600", timeout=900)
+                    "--max-tokens", "300", "--retries", "1", "--timeout", "600", timeout=900)
     assert done.returncode == 0, done.stderr
     world = load_world(out)
     assert dangling(world.seed, shapes(Catalog(world))) == []

@@ -234,8 +234,9 @@ class Generator:
             if shape.is_people:
                 name = f"{rng.choice(_FIRST)} {rng.choice(_LAST)}"
             else:
-                pool = tuple(dict.fromkeys(self.scenario.listed + self.scenario.proper)) + tuple(
-                    w.capitalize() for w in self.scenario.words) + _NAMES
+                nouns = {w for s in self.shapes.values() for w in (s.collection, singular(s.collection))}
+                pool = tuple(n for n in dict.fromkeys(self.scenario.listed + self.scenario.proper + tuple(
+                    w.capitalize() for w in self.scenario.words)) if n.lower() not in nouns) + _NAMES
                 # in the scenario's order (its listed names first), each collection from its own start
                 own = len(self.scenario.listed) or len(self.scenario.proper) or len(self.scenario.words) or len(pool)
                 start = sum(map(ord, shape.collection)) % own
