@@ -272,6 +272,21 @@ def test_a_service_without_a_profile_still_gets_urls_from_the_brand_its_descript
     assert issues.conventions.url == (("html_url", "url"), "https://gitlab.com/{owner}/{repo}/issues/{key}")
 
 
+async def test_a_catalog_of_several_services_gives_each_tool_its_own_services_conventions(tmp_path):
+    # a gateway catalog (one server in front of many apps): each tool's name says which service it is
+    mixed = [SLACK[2], SLACK[3], STRIPE[0], STRIPE[1],
+             tool("todo_add_item", {"title": S}, ("title",), "Add an item to the to-do list.")]
+    assert build(mixed).service is None  # no service is the whole catalog's
+    async with stdio_session(_world(tmp_path, mixed, "gateway")) as session:
+        call = session.call_tool
+        posted = _json(await call("send_slack_message", {"channel": "C0123456789", "text": "hi"}))
+        assert posted["ok"] is True and posted["channel"] == "C0123456789"
+        product = _json(await call("stripe_create_product", {"name": "Gold"}))
+        assert product["id"].startswith("prod_") and "ok" not in product
+        item = _json(await call("todo_add_item", {"title": "milk"}))
+        assert "ok" not in item and "object" not in item and not item["id"].startswith(("prod_", "C"))
+
+
 def test_a_service_named_by_a_few_tools_of_a_large_catalog_is_not_the_catalogs():
     # two tools of twenty mention Stripe in passing (a CRM linking payments): not a Stripe catalog (a fifth must)
     tools = [tool(f"crm_tool_{i}", {"id": S}, (), "Manage CRM records.") for i in range(18)]

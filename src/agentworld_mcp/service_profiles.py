@@ -349,7 +349,8 @@ def named_by(tool: JSONDict, hint: str = "") -> ServiceProfile | None:
 
 def detect(tools: list[JSONDict], hint: str = "") -> ServiceProfile | None:
     """The service a catalog is for: the one most of its tools name, when enough do (``hint``: the
-    world's name, counted as one more tool naming it); ``None`` for a catalog of no known service."""
+    world's name, counted as two more tools naming it); ``None`` for a catalog of no known service or
+    of several services named as often."""
     votes: dict[str, int] = {}
     for tool in tools:
         found = named_by(tool)
@@ -360,7 +361,10 @@ def detect(tools: list[JSONDict], hint: str = "") -> ServiceProfile | None:
             votes[profile.name] = votes.get(profile.name, 0) + 2
     if not votes:
         return None
-    name, count = max(votes.items(), key=lambda kv: kv[1])
+    ranked = sorted(votes.items(), key=lambda kv: -kv[1])
+    name, count = ranked[0]
+    if len(ranked) > 1 and ranked[1][1] == count:
+        return None  # a gateway to several services: each tool's own name decides (entities._profiled)
     return PROFILES[name] if count >= 2 and count >= _SHARE * len(tools) else None
 
 
