@@ -379,7 +379,7 @@ def test_an_endpoint_that_is_down_is_a_clear_error_within_the_deadline(colony, t
 
 
 @pytest.mark.slow
-def test_the_real_small_model_populates_a_world_whose_references_resolve(colony, llama_server, tmp_path):
+async def test_the_real_small_model_populates_a_world_whose_references_resolve(colony, llama_server, tmp_path):
     """Gemma 3 270M is far too weak to write a consistent world on its own: it forgets keys and
     fields, invents references, repeats names, and once in a while answers something that is not a
     batch (one run: 5 requests, 1 re-asked, 4 of 8 entities written by the model, 12 fields
@@ -397,3 +397,7 @@ def test_the_real_small_model_populates_a_world_whose_references_resolve(colony,
     assert sum(len(v) for v in world.seed.values()) == 8
     assert re.search(r"the model wrote \d+ entities in \d+ requests", done.stderr)
     assert agentworld("validate", out).returncode == 0
+    incident = world.seed["incidents"][0]
+    async with stdio_session(str(out)) as session:  # served as written: what the model wrote reads back
+        got = text_of(await session.call_tool("get_incident", {"incident_id": incident["id"]}))
+        assert got["reporter"] == incident["reporter"] and got["reporter"] in {m["id"] for m in world.seed["members"]}

@@ -355,7 +355,7 @@ class Generator:
             if not bad:
                 break
             rng = self.rng(shape.collection, draft.index, "repair", *sorted(bad))
-            for name in bad:
+            for name in sorted(bad):  # in a fixed order: each draw comes from the same generator state
                 if name in shape.fields:
                     entity[name] = values.generate(shape.fields[name], rng, name)
                 else:
