@@ -147,3 +147,110 @@ def _head(status: int, reason: str, length: int | None, headers: dict[str, str] 
     lines.append(f"Content-Length: {length}" if length is not None else "Transfer-Encoding: chunked")
     lines += [f"{k}: {v}" for k, v in (headers or {}).items()]
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+class FaultyUpstream:
+    """A real MCP server over streamable HTTP behind a TCP relay that can start misbehaving.
+
+    Every request is relayed to ``target`` (``http://127.0.0.1:PORT/mcp``) until ``mode`` says
+    otherwise; then each ``tools/call`` (only those: the session stays up) hangs, has its real
+    answer dripped a byte at a time, is answered 500 or with an HTML page, or has its connection
+    reset. ``mode = "ok"`` relays again. For the proxy's upstream what FaultEndpoint is for the
+    model endpoint.
+    """
+
+    MODES = ("ok", "hang", "drip", "500", "non_json", "reset")
+
+    def __init__(self, target: str, mode: str = "ok", *, drip_every: float = 0.1) -> None:
+        assert mode in self.MODES, mode
+        self.mode = mode
+        self.drip_every = drip_every
+        self.calls = 0
+        host_port = target.split("//", 1)[1].split("/", 1)[0]
+        self._target = (host_port.rsplit(":", 1)[0], int(host_port.rsplit(":", 1)[1]))
+        self._path = "/" + target.split("//", 1)[1].split("/", 1)[1]
+        self._faults = FaultEndpoint("ok")
+        self._stop = self._faults._stop
+        relay = self
+
+        class Handler(socketserver.BaseRequestHandler):
+            def handle(self) -> None:
+                relay._handle(self.request)
+
+        self._server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Handler, bind_and_activate=True)
+        self._server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}{self._path}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def __enter__(self) -> FaultyUpstream:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._server.shutdown()
+        self._server.server_close()
+        self._faults._server.server_close()  # only its way of answering was used
+
+    def _handle(self, sock: socket.socket) -> None:
+        """One request per connection (``Connection: close`` both ways), relayed or faulted."""
+        reader = sock.makefile("rb")
+        try:
+            head, body = _read_raw_request(reader)
+            if head is None:
+                return
+            mode = self.mode
+            if b'"tools/call"' in body:
+                self.calls += 1
+                if mode in ("hang", "reset"):
+                    self._faults._act(sock, mode)
+                    return
+                if mode in ("500", "non_json"):  # as FaultEndpoint answers, saying the connection ends
+                    status, reason, kind, body = ((500, "Internal Server Error", "application/json",
+                                                   b'{"error": {"message": "internal error"}}') if mode == "500" else
+                                                  (200, "OK", "text/html", b"<html><body><h1>502 Bad Gateway</h1></body></html>"))
+                    sock.sendall(_head(status, reason, len(body), {"Connection": "close"}, content_type=kind) + body)
+                    return
+            with socket.create_connection(self._target) as upstream:
+                upstream.sendall(_close_after(head) + body)
+                if b'"tools/call"' in body and mode == "drip":
+                    answer = _read_all(upstream)
+                    for i in range(len(answer)):
+                        if self._stop.wait(self.drip_every):
+                            return
+                        sock.sendall(answer[i : i + 1])
+                    return
+                while chunk := upstream.recv(65536):  # an SSE stream too, until the server ends it
+                    sock.sendall(chunk)
+        except OSError:
+            return
+        finally:
+            reader.close()
+
+
+def _read_raw_request(reader: Any) -> tuple[bytes | None, bytes]:
+    lines = []
+    length = 0
+    while True:
+        line = reader.readline()
+        if not line:
+            return None, b""
+        lines.append(line)
+        if line in (b"\r\n", b"\n"):
+            break
+        name, _, value = line.decode("latin-1").partition(":")
+        if name.strip().lower() == "content-length":
+            length = int(value.strip())
+    return b"".join(lines), reader.read(length) if length else b""
+
+
+def _close_after(head: bytes) -> bytes:
+    kept = [line for line in head.split(b"\r\n") if not line.lower().startswith(b"connection:")]
+    return b"\r\n".join(kept[:1] + [b"Connection: close"] + kept[1:])
+
+
+def _read_all(sock: socket.socket) -> bytes:
+    chunks = []
+    while chunk := sock.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)

@@ -10,18 +10,26 @@ closed to cross-site requests, never a 500.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import os
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.shared.exceptions import McpError
+from mcp.types import TextContent
 
 from agentworld_mcp.screening import MAX_DEPTH
 
-from .conftest import CLI, free_port, listening
+from .conftest import CLI, free_port, http_server, http_session, listening, stdio_session
+from .fault_endpoints import FaultEndpoint, FaultyUpstream
 
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
     "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}
@@ -208,3 +216,72 @@ def test_an_idle_http_session_is_closed_and_its_episode_kept(tracker_world: Path
         post(url, INITIALIZED, token=None, **fresh)
         listed = post(url, call(3, "list_issues", {}, {"agentworld/episode": "idle"}), token=None, **fresh)
         assert "kept" in listed.text  # the world outlives the session
+
+
+# -- endpoints that fail at the HTTP level, through real MCP clients -----------------------------
+
+FAULTS = ("hang", "drip", "500", "non_json", "reset")  # tests/fault_endpoints.py
+DEADLINE = 2.0
+ISSUE = {"id": 4, "title": "Crash on start", "status": "open", "priority": "high",
+         "created_at": "2026-03-05T10:00:00Z", "url": "https://tracker.acme.test/rocket/issues/4"}
+
+
+async def _llm_faults_over(session: ClientSession, endpoint: FaultEndpoint) -> None:
+    assert not (await session.call_tool("get_issue", {"issue_id": 4})).isError  # warm: the model client is loaded
+    for mode in FAULTS:
+        endpoint.mode = mode
+        started = time.monotonic()
+        failed = await session.call_tool("get_issue", {"issue_id": 4})
+        elapsed = time.monotonic() - started
+        text = failed.content[0].text if isinstance(failed.content[0], TextContent) else ""
+        assert failed.isError and "simulator error: endpoint_error" in text, (mode, text)
+        assert elapsed < 2 * DEADLINE, f"{mode}: {elapsed:.1f} s with a {DEADLINE} s deadline"
+        endpoint.mode = "ok"  # recovered: the same server answers the next call
+        again = await session.call_tool("get_issue", {"issue_id": 4})
+        assert not again.isError and again.structuredContent == ISSUE, mode
+
+
+async def test_the_llm_backend_answers_each_failing_endpoint_in_band_over_stdio_and_http(tracker_world: Path) -> None:
+    """Hang, drip, 500, an HTML page, a reset: a named simulator error by the deadline, then service."""
+    llm = ["--backend", "llm", "--model", "fake", "--timeout", str(DEADLINE)]
+    port = free_port()
+    with FaultEndpoint(content=json.dumps(ISSUE)) as over_stdio, FaultEndpoint(content=json.dumps(ISSUE)) as over_http:
+        http = [*CLI, "serve", str(tracker_world), *llm, "--base-url", over_http.url, "--transport", "http",
+                "--port", str(port)]
+        with listening(http, port, env={"AGENTWORLD_BASE_URL": ""}) as url:
+            async with stdio_session(str(tracker_world), *llm, "--base-url", over_stdio.url,
+                                     env={"AGENTWORLD_BASE_URL": ""}) as stdio, http_session(url) as session:
+                await asyncio.gather(_llm_faults_over(stdio, over_stdio), _llm_faults_over(session, over_http))
+
+
+async def test_the_proxy_answers_each_failure_of_its_upstream_with_an_error_and_serves_the_next_call(
+        tracker_world: Path) -> None:
+    """The real server behind the proxy hangs, drips, answers 500 or HTML, resets: the client gets a
+    JSON-RPC error (the SDK's client alone would end the session, and the proxy with it)."""
+    with http_server(str(tracker_world)) as real, FaultyUpstream(real) as upstream:
+        async with proxy_session(upstream.url) as session:
+            real_answer = (await session.call_tool("get_issue", {"issue_id": 1})).structuredContent
+            assert real_answer and real_answer["id"] == 1
+            for mode in FAULTS:
+                upstream.mode = mode
+                started = time.monotonic()
+                with pytest.raises(McpError) as failed:
+                    await session.call_tool("get_issue", {"issue_id": 1})
+                elapsed = time.monotonic() - started
+                assert elapsed < 2 * DEADLINE, f"{mode}: {elapsed:.1f} s with --timeout {DEADLINE}"
+                says = "Timed out" if mode in ("hang", "drip") else "the upstream MCP server failed at the HTTP level"
+                assert says in failed.value.error.message, (mode, failed.value.error.message)
+                upstream.mode = "ok"
+                again = await session.call_tool("get_issue", {"issue_id": 1})
+                assert not again.isError and again.structuredContent == real_answer, mode
+    assert upstream.calls == 1 + 2 * len(FAULTS)
+
+
+@contextlib.asynccontextmanager
+async def proxy_session(url: str) -> AsyncIterator[ClientSession]:
+    params = StdioServerParameters(command=CLI[0], args=[*CLI[1:], "proxy", "--url", url, "--timeout", str(DEADLINE)],
+                                   env=dict(os.environ))
+    with open(os.devnull, "w") as devnull:
+        async with stdio_client(params, errlog=devnull) as (read, write), ClientSession(read, write) as session:
+            await session.initialize()
+            yield session

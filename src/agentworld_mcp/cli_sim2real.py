@@ -27,6 +27,9 @@ def add_parsers(sub: Any) -> None:
                        help="an HTTP header sent to the --url server on every request (repeatable; also "
                             "$AGENTWORLD_UPSTREAM_HEADERS, one per line); never recorded")
     proxy.add_argument("--record", metavar="FILE.jsonl", help="append every call (secret arguments redacted)")
+    proxy.add_argument("--timeout", type=float, default=300.0, metavar="SECONDS",
+                       help="longest wait for the real server's answer to one request; then the client gets a "
+                            "JSON-RPC error and the proxy serves the next call (default: 300)")
     proxy.add_argument("--episode", default=None, help="episode id of the recorded calls (default: one per run)")
     proxy.add_argument("--transport", choices=("stdio", "http"), default="stdio", help="how clients reach the proxy")
     proxy.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default: 127.0.0.1)")
@@ -108,7 +111,8 @@ def _proxy(args: argparse.Namespace) -> int:
 
     async def go() -> None:
         recorder = TrajectoryRecorder(args.record) if args.record else None
-        async with transport.connect_upstream(command=command or None, url=args.url, headers=headers or None) as upstream:
+        async with transport.connect_upstream(command=command or None, url=args.url, headers=headers or None,
+                                              timeout=args.timeout) as upstream:
             proxy = Proxy(upstream, recorder=recorder, episode=args.episode, routes=routes, secrets=header_secrets(headers),
                           default_mode="shadow" if args.shadow else "real", make_simulator=make_simulator)
             try:

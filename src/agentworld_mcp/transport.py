@@ -28,6 +28,7 @@ from io import TextIOWrapper
 from typing import Any
 
 import anyio
+import httpx
 import mcp.types as types
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server.lowlevel import NotificationOptions, Server
@@ -365,10 +366,12 @@ async def _client_streams(*, command: list[str] | None, url: str | None, env: di
         from mcp.client import streamable_http
 
         if hasattr(streamable_http, "streamable_http_client"):
-            from mcp.shared._httpx_utils import create_mcp_http_client  # the SDK's client defaults, plus headers
+            from mcp.shared._httpx_utils import MCP_DEFAULT_SSE_READ_TIMEOUT, MCP_DEFAULT_TIMEOUT
 
-            async with create_mcp_http_client(headers=headers) as http, \
-                    streamable_http.streamable_http_client(url, http_client=http) as (read, write, _):
+            # The SDK's client defaults, plus headers, plus HTTP failures answered in band.
+            http = httpx.AsyncClient(timeout=httpx.Timeout(MCP_DEFAULT_TIMEOUT, read=MCP_DEFAULT_SSE_READ_TIMEOUT),
+                                     headers=headers, transport=_InBandFailures(httpx.AsyncHTTPTransport()))
+            async with http, streamable_http.streamable_http_client(url, http_client=http) as (read, write, _):
                 yield read, write
         else:  # mcp < 1.25
             async with streamable_http.streamablehttp_client(url, headers=headers) as (read, write, _):
@@ -383,6 +386,65 @@ async def _client_streams(*, command: list[str] | None, url: str | None, env: di
             yield read, write
     else:
         raise ValueError("fetch_tools needs a command or a url")
+
+
+class _InBandFailures(httpx.AsyncBaseTransport):
+    """The upstream client's HTTP transport, answering what the server fails at the HTTP level.
+
+    The SDK's streamable-HTTP client (mcp 1.x) raises inside its task group on a 5xx, a reset or
+    a read timeout, which ends the whole session (and the proxy with it), and leaves a request
+    answered 200 with a page that is not JSON waiting forever. Here such a request gets a
+    JSON-RPC error for its id instead (``-32603``, saying what the server did), which the proxy
+    passes on like any error of the server's; the session serves the next call.
+    """
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        request_id = _request_id(request.content) if request.method == "POST" else None
+        if request_id is None:  # notifications, the GET stream, session ends: the SDK copes
+            return await self.inner.handle_async_request(request)
+        try:
+            response = await self.inner.handle_async_request(request)
+        except httpx.TransportError as exc:  # refused, reset, timed out
+            return _error_response(request, request_id, f"{type(exc).__name__}: {str(exc) or 'no detail'}")
+        kind = response.headers.get("content-type", "").lower()
+        if response.status_code in (202, 404) or (response.status_code < 400 and kind.startswith("text/event-stream")):
+            return response  # the SDK's own cases: accepted, session expired, a stream of messages
+        try:
+            body = await response.aread()
+        except httpx.TransportError as exc:
+            return _error_response(request, request_id, f"{type(exc).__name__} while reading the answer: {exc}")
+        finally:
+            await response.aclose()
+        answer = _json(body) if kind.startswith("application/json") else None
+        if isinstance(answer, dict) and answer.get("jsonrpc") == "2.0" and (response.status_code < 400 or "error" in answer):
+            # JSON-RPC as sent (a 4xx carrying a JSON-RPC error reaches the caller as that error)
+            return httpx.Response(200, headers=response.headers, content=body, request=request)
+        shown = body[:200].decode("utf-8", "replace")
+        return _error_response(request, request_id, f"HTTP {response.status_code} ({kind or 'no content type'}): {shown}")
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+def _request_id(content: bytes) -> Any:
+    message = _json(content)
+    return message.get("id") if isinstance(message, dict) and "method" in message else None
+
+
+def _json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+def _error_response(request: httpx.Request, request_id: Any, what: str) -> httpx.Response:
+    message = f"the upstream MCP server failed at the HTTP level: {what}"
+    log.warning("%s %s: %s", request.method, request.url, message)
+    return httpx.Response(200, json=_rpc_error(request_id, types.INTERNAL_ERROR, message), request=request)
 
 
 # -- proxy (sim-to-real): an upstream client and a server that forwards to it ------------
@@ -443,10 +505,13 @@ class Upstream:
 
 @contextlib.asynccontextmanager
 async def connect_upstream(*, command: list[str] | None = None, url: str | None = None,
-                           env: dict[str, str] | None = None,
-                           headers: dict[str, str] | None = None) -> AsyncIterator[Upstream]:
+                           env: dict[str, str] | None = None, headers: dict[str, str] | None = None,
+                           timeout: float | None = None) -> AsyncIterator[Upstream]:
     """An initialized client session to a real server (stdio ``command`` or streamable HTTP ``url``,
-    sent ``headers`` on every request: ``Authorization``...)."""
+    sent ``headers`` on every request: ``Authorization``...). ``timeout``: the longest wait for
+    the answer to one request (then the SDK's JSON-RPC error, code 408; the session goes on)."""
+    from datetime import timedelta
+
     from mcp import ClientSession
 
     upstream: Upstream | None = None
@@ -456,7 +521,8 @@ async def connect_upstream(*, command: list[str] | None = None, url: str | None 
             await upstream.notify(message)
 
     async with _client_streams(command=command, url=url, env=env, headers=headers) as (read, write):
-        async with ClientSession(read, write, message_handler=on_message) as session:
+        limit = timedelta(seconds=timeout) if timeout is not None else None
+        async with ClientSession(read, write, read_timeout_seconds=limit, message_handler=on_message) as session:
             initialized = await session.initialize()
             upstream = Upstream(session, initialized.model_dump(mode="json", by_alias=True, exclude_none=True))
             yield upstream
