@@ -25,7 +25,7 @@ from . import values
 from .catalog import Catalog
 from .conventions import URL_FIELDS
 from .errors import AgentWorldError, ConfigError
-from .references import Shape, shapes
+from .references import PERSON_FIELDS, Shape, shapes
 from .roles import singular, words
 from .world import World
 
@@ -164,6 +164,8 @@ class Generator:
         self.keys: dict[str, set[str]] = {}
         #: Fields that name a parent somewhere in the catalog (``owner``, ``repo``): one value each, everywhere.
         self.scope_names = {s for shape in self.shapes.values() for s in shape.entity.scope}
+        #: The catalog's own collection words: never an entity's name or a title's topic (no "Habitats Habitat").
+        self.nouns = {w for s in self.shapes.values() for w in (s.collection, singular(s.collection))}
 
     def rng(self, *parts: Any) -> random.Random:
         return random.Random(":".join(str(p) for p in (self.seed, *parts)))
@@ -234,9 +236,8 @@ class Generator:
             if shape.is_people:
                 name = f"{rng.choice(_FIRST)} {rng.choice(_LAST)}"
             else:
-                nouns = {w for s in self.shapes.values() for w in (s.collection, singular(s.collection))}
                 pool = tuple(n for n in dict.fromkeys(self.scenario.listed + self.scenario.proper + tuple(
-                    w.capitalize() for w in self.scenario.words)) if n.lower() not in nouns) + _NAMES
+                    w.capitalize() for w in self.scenario.words)) if n.lower() not in self.nouns) + _NAMES
                 # in the scenario's order (its listed names first), each collection from its own start
                 own = len(self.scenario.listed) or len(self.scenario.proper) or len(self.scenario.words) or len(pool)
                 start = sum(map(ord, shape.collection)) % own
@@ -417,6 +418,8 @@ class Generator:
                 return conv.initial_status or rng.choice(("active", "pending", "resolved"))
             if low in _TEXT_FIELDS or any(low.endswith(t) for t in ("description", "notes", "body")):
                 return self.sentence(draft, rng)
+            if low in PERSON_FIELDS:  # an assignee where the catalog keeps no people: a person's handle
+                return f"{rng.choice(_FIRST).lower()}.{rng.choice(_LAST).lower()}"
             if low in ("username", "login", "handle"):
                 return re.sub(r"[^a-z0-9]+", ".", str(draft.fields["__name"]).lower()).strip(".")
             if low in ("slug", "slugid"):
@@ -483,7 +486,7 @@ class Generator:
 
     def pick(self, rng: random.Random, k: int) -> list[str]:
         """``k`` different words of the scenario (repeated only when it has fewer)."""
-        words_ = list(self.scenario.words or ("routine", "check", "record"))
+        words_ = [w for w in self.scenario.words if w not in self.nouns] or ["routine", "check", "record"]
         return rng.sample(words_, k) if len(words_) >= k else [rng.choice(words_) for _ in range(k)]
 
     def sentence(self, draft: Draft, rng: random.Random) -> str:

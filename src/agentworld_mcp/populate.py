@@ -145,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
     facts = Path(args.facts) if args.facts else None
     written = write_populated(data, output, facts=facts, seed=args.seed)
     total = sum(len(v) for v in written.seed.values())
-    print(f"wrote {output}: {total} entities in {len(written.seed)} collections"
+    collections = len(written.seed)
+    print(f"wrote {output}: {total} entities in {collections} collection{'s' * (collections != 1)}"
           + (f"; facts in {facts}" if facts else ""), file=sys.stderr)
     return 0
 
