@@ -208,6 +208,27 @@ CHORES = [
 ]
 
 
+# -- Todoist: after abhiz123/todoist-mcp-server (``todoist_*`` tools) ----------------------------
+# https://developer.todoist.com/api/v1/#tag/Tasks: ids are opaque strings of letters and digits
+TODOIST = [
+    tool("todoist_create_task", {"content": S, "description": S, "due_string": S, "priority": N}, ("content",),
+         "Create a new task in Todoist with optional description, due date, and priority."),
+    tool("todoist_get_tasks", {"project_id": S, "filter": S, "limit": N}, (),
+         "Get a list of tasks from Todoist with various filters."),
+    tool("todoist_complete_task", {"task_id": S}, ("task_id",), "Mark a Todoist task as complete."),
+]
+
+
+async def test_an_unseen_todoist_server_gets_todoists_opaque_ids(tmp_path):
+    async with stdio_session(_world(tmp_path, TODOIST, "tasks")) as session:
+        first = _json(await session.call_tool("todoist_create_task", {"content": "Buy milk", "priority": 2}))
+        second = _json(await session.call_tool("todoist_create_task", {"content": "Call the bank"}))
+        listed = _json(await session.call_tool("todoist_get_tasks", {}))
+    assert all(re.fullmatch(r"[A-Za-z0-9]{16}", t["id"]) for t in (first, second)) and first["id"] != second["id"]
+    assert first["checked"] is False  # a new task is not done yet
+    assert {t["id"] for t in listed} == {first["id"], second["id"]}
+
+
 async def test_a_next_tool_reads_the_first_pending_item_and_says_when_none_is_left(tmp_path):
     async with stdio_session(_world(tmp_path, CHORES, "chores")) as session:
         call = session.call_tool
@@ -299,7 +320,7 @@ def test_a_service_named_by_a_few_tools_of_a_large_catalog_is_not_the_catalogs()
 @pytest.mark.parametrize("catalog, service", [
     ("stripe", "stripe"), ("slack", "slack"), ("notion", "notion"), ("linear", "linear"),
     ("calendar", "google_calendar"), ("github", "github"), ("github-official", "github"),
-    ("jira", None), ("todoist", None), ("taskmanager", None), ("memory", None), ("redis", None),
+    ("jira", None), ("todoist", "todoist"), ("taskmanager", None), ("memory", None), ("redis", None),
 ])
 def test_each_realism_catalog_is_recognised_as_its_service_or_as_none(catalog, service):
     tools = json.loads((REALISM_CATALOGS / f"{catalog}.json").read_text())["tools"]

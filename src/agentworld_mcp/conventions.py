@@ -66,6 +66,16 @@ class Conventions:
     list_key: str | None = None
 
 
+def plain_id(collection: str, number: int) -> str:
+    """The id of an entity whose service shows no convention: ``task-3``, ``note-1``, ``req-2``.
+
+    A counter behind the noun, as hand-written servers key their maps; a short noun stays whole,
+    a long one is cut to three letters.
+    """
+    noun = singular(collection).rsplit("_", 1)[-1] or "id"
+    return f"{noun if len(noun) <= 4 else noun[:3]}-{number}"
+
+
 def catalog_text(tools: Iterable[JSONDict]) -> dict[str, str]:
     """Every string a tool definition carries (descriptions, examples, patterns), by tool name."""
     return {t["name"]: " ".join(_strings(t)) for t in tools}

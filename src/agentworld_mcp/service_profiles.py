@@ -300,8 +300,22 @@ GITHUB = ServiceProfile(
     ),
 )
 
+# Todoist API v1: every object's id is an opaque string of letters and digits ("6X7rM8997g3RQmvh").
+_TODOIST = "https://developer.todoist.com/api/v1"
+TODOIST = ServiceProfile(
+    "todoist", _TODOIST, "todoist", (r"\bTodoist\b", r"api\.todoist\.com"),
+    entities=(
+        EntityProfile(("task", "item"), f"{_TODOIST}/#tag/Tasks", "alnum:16", {"checked": False}),
+        EntityProfile(("project",), f"{_TODOIST}/#tag/Projects", "alnum:16"),
+        EntityProfile(("section",), f"{_TODOIST}/#tag/Sections", "alnum:16"),
+        EntityProfile(("comment", "note"), f"{_TODOIST}/#tag/Comments", "alnum:16"),
+        EntityProfile(("label",), f"{_TODOIST}/#tag/Labels", "alnum:16"),
+    ),
+)
+
 #: Every profiled service.
-PROFILES: dict[str, ServiceProfile] = {p.name: p for p in (STRIPE, SLACK, NOTION, LINEAR, GOOGLE_CALENDAR, GITHUB)}
+PROFILES: dict[str, ServiceProfile] = {
+    p.name: p for p in (STRIPE, SLACK, NOTION, LINEAR, GOOGLE_CALENDAR, GITHUB, TODOIST)}
 
 #: A service is the catalog's when this share of its tools name it (and at least two do).
 _SHARE = 0.2
@@ -340,7 +354,8 @@ def named_by(tool: JSONDict, hint: str = "") -> ServiceProfile | None:
     """The service a tool names in its own name (``slack_post_message``), else in its text."""
     if (found := named_in_name(tool)) is not None:
         return found
-    text = " ".join(_strings({"d": tool.get("description"), "i": tool.get("inputSchema")})) + " " + hint
+    titles = [tool.get("title"), (tool.get("annotations") or {}).get("title")]  # "Todoist: Add Tasks"
+    text = " ".join(_strings({"d": tool.get("description"), "i": tool.get("inputSchema"), "t": titles})) + " " + hint
     for profile in PROFILES.values():
         if any(re.search(s, text) for s in profile.signals):
             return profile
@@ -448,7 +463,8 @@ def rendered_fields(templates: Mapping[str, Any], values: Mapping[str, str]) -> 
 
 def new_id(id_format: str, number: int, seed: str) -> str | None:
     """An id in a profile's format: ``prefix:cus_`` -> ``cus_4``; ``upper:C`` -> ``C`` and ten capitals
-    or digits; ``base32hex`` -> 26 of ``0-9a-v`` (Google); ``uuid`` is the caller's (seeded) UUID."""
+    or digits; ``base32hex`` -> 26 of ``0-9a-v`` (Google); ``alnum:16`` -> 16 letters and digits (Todoist);
+    ``uuid`` is the caller's (seeded) UUID."""
     kind, _, arg = id_format.partition(":")
     digest = hashlib.sha256(f"{seed}:{number}".encode()).digest()
     if kind == "prefix":
@@ -456,6 +472,9 @@ def new_id(id_format: str, number: int, seed: str) -> str | None:
     if kind == "upper":
         alphabet = string.ascii_uppercase + string.digits
         return arg + "".join(alphabet[b % len(alphabet)] for b in digest[:10])
+    if kind == "alnum":
+        alphabet = string.ascii_letters + string.digits
+        return "".join(alphabet[b % len(alphabet)] for b in digest[:int(arg or 16)])
     if kind == "base32hex":
         alphabet = "0123456789abcdefghijklmnopqrstuv"
         return "".join(alphabet[b % 32] for b in digest[:26])

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .. import service_profiles, values
+from ..conventions import plain_id
 from ..entities import EntityType
 from ..ledger import Entity
-from ..roles import ToolRole, singular
+from ..roles import ToolRole
 from .common import clock, now_iso
 from .common import entity_model as model
 
@@ -52,7 +53,7 @@ def creatable(step: Step, role: ToolRole) -> bool:
 
 
 def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0) -> Any:
-    """A fresh identifier of the type the schema gives (``4``, ``"iss_4"``, a UUID), else the catalog's convention."""
+    """A fresh identifier of the type the schema gives (``4``, a UUID), else the catalog's convention."""
     scope = role.scope_of(step.arguments)
     number = step.episode.ledger.next_number(role.collection, scope) + offset
     key_schema = ((schema or {}).get("properties") or {}).get(role.key_field) or {}
@@ -90,7 +91,7 @@ def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0
                 id_format, n, f"{step.episode.seed}:{role.collection}")))  # a service profile's: ``C0G8...``
         if known.key_type == "integer" or role.key_field == "number":
             return number
-    return f"{singular(role.collection)[:3]}_{number}"
+    return plain_id(role.collection, number)
 
 
 def _unused(step: Step, role: ToolRole, number: int, offset: int, make: Callable[[int], str]) -> str:
