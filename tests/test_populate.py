@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from agentworld_mcp import load_world
+from agentworld_mcp.world import load_world_data
 from agentworld_mcp.catalog import Catalog
 from agentworld_mcp.facts import facts_path, read_facts
 from agentworld_mcp.populate import generate_seed, populate_world, write_populated
@@ -173,6 +174,29 @@ def test_a_populated_colony_is_consistent_and_speaks_the_scenario(colony, tmp_pa
         assert 1 <= habitat["capacity"] <= 60
     assert len({h["name"] for h in habitats.values()}) == len(habitats)
     assert agentworld("validate", out).returncode == 0
+
+
+def test_numbers_that_count_entities_agree_with_them():
+    """``crew_count`` is the crew a habitat houses, ``incidentCount`` its incidents, and a capacity
+    holds at least its crew: found by the field names, for any catalog."""
+    get = {"type": "object", "properties": {}, "required": []}
+    world = load_world_data({"name": "counts", "tools": [
+        {"name": "get_habitat", "inputSchema": {**get, "properties": {"habitat_id": {"type": "string"}}},
+         "outputSchema": {"type": "object", "properties": {
+             "id": {"type": "string"}, "name": {"type": "string"}, "capacity": {"type": "integer", "maximum": 60},
+             "crew_count": {"type": "integer"}, "incidentCount": {"type": "integer"}}}},
+        {"name": "get_crew_member", "inputSchema": {**get, "properties": {"crew_id": {"type": "string"}}},
+         "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}, "habitat_id": {"type": "string"}}}},
+        {"name": "get_incident", "inputSchema": {**get, "properties": {"incident_id": {"type": "string"}}},
+         "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}, "habitat_id": {"type": "string"}}}},
+    ]})
+    seed = generate_seed(world, scenario=SCENARIO, count=8, seed=1)
+    crew = next(c for c in seed if c.startswith("crew"))
+    for habitat in seed["habitats"]:
+        housed = sum(m["habitat_id"] == habitat["id"] for m in seed[crew])
+        assert habitat["crew_count"] == housed and habitat["capacity"] >= housed
+        assert habitat["incidentCount"] == sum(i["habitat_id"] == habitat["id"] for i in seed["incidents"])
+    assert sum(h["crew_count"] for h in seed["habitats"]) == 8
 
 
 @pytest.mark.parametrize("catalog", ["linear", "jira"])

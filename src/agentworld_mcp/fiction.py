@@ -139,6 +139,16 @@ class Scenario:
 
 # -- the generator -------------------------------------------------------------------------------
 
+#: ``crew_count``, ``issueCount``, ``num_members``, ``number_of_incidents``: a count of other entities.
+_COUNTED = re.compile(r"^(?:(?:num_|number_of_)(?P<after>[a-z][a-zA-Z_]*)|(?P<what>[a-z][a-zA-Z_]*?)(?:_count|Count))$")
+_CAPACITY = ("capacity", "max_occupancy", "maxoccupancy", "berths", "beds", "seats")
+
+
+def _collection_of(what: str, every: Mapping[str, Shape]) -> str | None:
+    """The collection a count names: ``crew`` -> crew_members, ``issue`` -> issues (None for a plain word)."""
+    noun = singular("_".join(words(what)))
+    return next((c for c in every if singular(c) == noun or c.startswith(noun + "_")), None)
+
 
 @dataclass
 class Draft:
@@ -345,7 +355,33 @@ class Generator:
                 value = self.value(draft, name, schema, rng)
                 if value is not None:
                     out[name] = value
+        self.agree(draft, out)
         return self.repair(draft, out)
+
+    def referrers(self, draft: Draft, collection: str) -> int:
+        """How many entities of ``collection`` refer to ``draft`` (the crew of a habitat)."""
+        shape = self.shapes[collection]
+        names = [n for n, ref in shape.references.items() if ref.target == draft.shape.collection and not ref.many]
+        return sum(1 for d in self.drafts.get(collection, []) if any(
+            str(d.fields.get(n)) == str(draft.key) for n in names))
+
+    def agree(self, draft: Draft, out: JSONDict) -> None:
+        """Numbers that count entities say how many there are (``crew_count``, ``issueCount``), and a
+        capacity holds at least the people it houses."""
+        for name, schema in draft.shape.fields.items():
+            if _kind(schema) not in ("integer", "number") or name not in out:
+                continue
+            match = _COUNTED.match(name)
+            counted = _collection_of(match.group("what") or match.group("after"), self.shapes) if match else None
+            if counted is not None and counted != draft.shape.collection:
+                out[name] = self.referrers(draft, counted)
+            elif any(w in name.lower() for w in _CAPACITY):
+                housed = max((self.referrers(draft, c) for c, s in self.shapes.items() if s.is_people), default=0)
+                maximum = schema.get("maximum")
+                if isinstance(out[name], (int, float)) and out[name] < housed and (maximum is None or housed <= maximum):
+                    out[name] = housed + (out[name] % 3)
+                    if maximum is not None:
+                        out[name] = min(out[name], maximum)
 
     def repair(self, draft: Draft, entity: JSONDict) -> JSONDict:
         """Each field that does not fit its schema is written again by the generator (never dropped silently)."""
