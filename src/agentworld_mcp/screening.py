@@ -74,23 +74,40 @@ def screen(raw: bytes, methods: Collection[str]) -> tuple[Any, JSONDict | list[J
     except UnicodeDecodeError as exc:
         return None, rpc_error(None, PARSE_ERROR, f"Parse error: the message is not valid UTF-8 ({exc.reason} at byte "
                                                   f"{exc.start})")
-    if nesting_depth(raw) > MAX_DEPTH:
-        # The id, when the parser can still reach it, so a client is never left waiting.
-        return None, rpc_error(_id_of(text), PARSE_ERROR, f"Parse error: JSON nested deeper than {MAX_DEPTH} "
-                                                          "levels (agentworld-mcp's limit for one message)")
+    # Parsed first (C speed), the depth measured on the result: three times faster on a large
+    # body than scanning the text (docs/server.md, the HTTP body parsed twice).
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        return None, rpc_error(None, PARSE_ERROR, f"Parse error: {exc}")
+    except RecursionError:  # far past the limit: the parser gave up
+        return None, _too_deep(None)
+    except json.JSONDecodeError as exc:
+        return None, (_too_deep(None) if nesting_depth(raw) > MAX_DEPTH
+                      else rpc_error(None, PARSE_ERROR, f"Parse error: {exc}"))
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _deeper_than(data, MAX_DEPTH):
+        # The id, so a client is never left waiting.
+        return None, _too_deep(_id_of(data))
     problem = _unknown_method(data, methods)
     return (data, None) if problem is None else (None, problem)
 
 
-def _id_of(text: str) -> Any:
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None
+def _too_deep(request_id: Any) -> JSONDict:
+    return rpc_error(request_id, PARSE_ERROR, f"Parse error: JSON nested deeper than {MAX_DEPTH} "
+                                              "levels (agentworld-mcp's limit for one message)")
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether parsed JSON nests past ``limit`` objects and arrays (the envelope is level 1)."""
+    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = node.values() if isinstance(node, dict) else node
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def _id_of(data: Any) -> Any:
     return data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), (str, int)) else None
 
 
