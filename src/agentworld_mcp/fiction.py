@@ -164,8 +164,12 @@ class Draft:
 class Generator:
     """Seeded, self-consistent entities for a catalog's shapes (the deterministic populate)."""
 
-    def __init__(self, every: Mapping[str, Shape], scenario: Scenario, *, count: int, seed: int) -> None:
+    def __init__(self, every: Mapping[str, Shape], scenario: Scenario, *, count: int, seed: int,
+                 catalog: Catalog | None = None) -> None:
         self.shapes = dict(every)
+        self.catalog = catalog
+        self.tools = {t["name"]: t for t in catalog.world.tools} if catalog is not None else {}
+        self.roles = dict(catalog.model.roles) if catalog is not None else {}
         self.scenario = scenario
         self.count = count
         self.seed = seed
@@ -176,6 +180,10 @@ class Generator:
         self.scope_names = {s for shape in self.shapes.values() for s in shape.entity.scope}
         #: The catalog's own collection words: never an entity's name or a title's topic (no "Habitats Habitat").
         self.nouns = {w for s in self.shapes.values() for w in (s.collection, singular(s.collection))}
+
+    def configured(self, scenario: str, *, count: int, seed: int) -> Generator:
+        """This generator's catalog with a scenario, a count and a seed (nothing planned yet)."""
+        return Generator(self.shapes, Scenario.of(scenario), count=count, seed=seed, catalog=self.catalog)
 
     def rng(self, *parts: Any) -> random.Random:
         return random.Random(":".join(str(p) for p in (self.seed, *parts)))
@@ -202,25 +210,37 @@ class Generator:
         kinds = kind if isinstance(kind, list) else [kind]
         conv = shape.entity.conventions
         rng = random.Random(f"{self.seed}:{shape.collection}:{number}")
-        if "integer" in kinds or "number" in kinds or (shape.entity.key_type == "integer" and not kind):
+        named = shape.key_field in ("name", "username", "login", "handle", "slug", "email", "board_name", "title")
+        if "integer" in kinds or "number" in kinds or (shape.entity.key_type == "integer" and not kind and not named):
             return number
         if schema.get("format") == "uuid" or shape.key_field == "uuid" or (conv.uuid_ids and shape.key_field == "id"):
             return str(uuid.UUID(int=rng.getrandbits(128), version=4))
         pattern = schema.get("pattern") or self.key_pattern(shape)
+        if conv.identifier and conv.identifier[0] == shape.key_field:  # Jira's ``PROJ-4``
+            key = f"{conv.identifier[1]}-{number}"
+            if not pattern or re.search(pattern, key):
+                return key
         if pattern or schema.get("enum"):
             return self.unique(shape, {**schema, "pattern": pattern} if pattern else schema, rng)
         if conv.ts_key:
             return f"{int(self.scenario.epoch().timestamp()) + number * 97}.{number:06d}"
-        if conv.identifier and conv.identifier[0] == shape.key_field:
-            return f"{conv.identifier[1]}-{number}"
         if conv.id_prefix:
             return f"{conv.id_prefix}{number}"
-        if shape.key_field in ("name", "username", "login", "handle", "slug", "email", "board_name"):
+        if named:
             return None  # named below, from the entity's name
         return f"{singular(shape.collection)[:3]}_{number}"
 
     def key_pattern(self, shape: Shape) -> str | None:
-        """A pattern the catalog gives the names of this collection's entities elsewhere (``project_key``)."""
+        """A pattern the catalog gives this collection's keys: its reads' key argument
+        (``get_issue(issue_key: ^[A-Z]+-\\d+$)``), or a field naming it elsewhere (``project_key``)."""
+        for tool in shape.entity.tools:
+            definition = self.tools.get(tool) or {}
+            role = self.roles.get(tool)
+            props = (definition.get("inputSchema") or {}).get("properties") or {}
+            if role is not None and role.kind == "read" and role.key_args:
+                arg = props.get(role.key_args[0])
+                if isinstance(arg, dict) and isinstance(arg.get("pattern"), str):
+                    return str(arg["pattern"])
         for other in self.shapes.values():
             for name, ref in other.references.items():
                 schema = other.fields.get(name) or {}
@@ -625,23 +645,22 @@ def _number(name: str, schema: JSONDict, rng: random.Random, *, integer: bool) -
 # -- the world -----------------------------------------------------------------------------------
 
 
-def populatable(world: World) -> dict[str, Shape]:
-    """The shapes of the collections populate fills; a clear error when the catalog has none."""
-    found = shapes(Catalog(world))
+def populatable(world: World) -> Generator:
+    """A generator for the collections populate fills (no scenario yet); a clear error when there are none."""
+    catalog = Catalog(world)
+    found = shapes(catalog)
     if not found:
         raise PopulateError(
             f"{world.source or world.name}: no record collection to populate: populate fills entities that the "
             "catalog's tools get, list or search (e.g. get_issue(issue_id), list_issues); files, graphs and SQL "
             "tables are not populated")
-    return found
+    return Generator(found, Scenario.of(world.scenario or world.name), count=DEFAULT_COUNT, seed=0, catalog=catalog)
 
 
 def generate_seed(world: World, *, scenario: str = "", count: int = DEFAULT_COUNT, seed: int = 0) -> Seed:
     """The seed state the deterministic generator writes for ``world`` (no model)."""
     check_count(count)
-    every = populatable(world)
-    text = scenario or world.scenario or world.name
-    return Generator(every, Scenario.of(text), count=count, seed=seed).generate()
+    return populatable(world).configured(scenario or world.scenario or world.name, count=count, seed=seed).generate()
 
 
 def check_count(count: int) -> None:

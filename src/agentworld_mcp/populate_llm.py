@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 import jsonschema
 
 from .errors import ModelEndpointError
-from .fiction import Draft, Generator, Scenario, Seed, date_rank, is_date, populatable
+from .fiction import Draft, Generator, Seed, date_rank, is_date, populatable
 from .references import Shape, dangling, keys_of
 from .world import World
 
@@ -92,8 +92,8 @@ class ModelWriter:
 
 async def populate_with_model(world: World, writer: ModelWriter, *, scenario: str, count: int, seed: int) -> Seed:
     """The seed the model writes for ``world``, every entity checked and repaired against its shape."""
-    every = populatable(world)
-    gen = Generator(every, Scenario.of(scenario), count=count, seed=seed)
+    gen = populatable(world).configured(scenario, count=count, seed=seed)
+    every = gen.shapes
     gen.plan()
     drafts = gen.generate()  # the fallback for every field, and the references that resolve
     out: Seed = {}

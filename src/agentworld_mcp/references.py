@@ -49,6 +49,8 @@ _ATTRIBUTE_WORDS = frozenset({"url", "urls", "link", "links", "label", "title", 
                               "description", "content", "text", "body", "message", "note", "notes", "value",
                               "version", "tag", "kind", "key", "id", "uuid", "path", "email", "icon", "color"})
 _OUTPUT_KINDS = ("read", "create", "update", "list", "search")
+#: Key fields that hold a name, never a number.
+_NAMED_KEYS = ("name", "username", "login", "handle", "slug", "email", "title", "path")
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,8 @@ def _field_schemas(catalog: Catalog, entity: EntityType, roles: list[tuple[str, 
     fields = {**outputs, **{k: v for k, v in inputs.items() if k not in outputs}}
     for scope in entity.scope:  # a scoped entity carries its parent's names (lookups check them)
         fields.setdefault(scope, inputs.get(scope) or {"type": "string"})
-    fields.setdefault(entity.key_field, {"type": "integer"} if entity.key_type == "integer" else {"type": "string"})
+    numbered = entity.key_type == "integer" and entity.key_field not in _NAMED_KEYS  # a label's ``name`` is text
+    fields.setdefault(entity.key_field, {"type": "integer"} if numbered else {"type": "string"})
     fields = {k: _local(v) for k, v in fields.items() if k not in CALL_FIELDS and not k.startswith("_")}
     key_first = {entity.key_field: fields.pop(entity.key_field), **fields}
     return key_first, required & set(key_first)
