@@ -105,9 +105,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--facts", default=None, metavar="FILE.jsonl",
                    help="also write question/answer facts that hold in this fiction (for graders); the pytest "
                    "fixture reads <world>.facts.jsonl next to the world file")
-    g = p.add_argument_group("language world model", "with --base-url the model writes the entities (checked and "
-                             "repaired); settings also come from the world's backend mapping, AGENTWORLD_BASE_URL, "
-                             "AGENTWORLD_MODEL and OPENAI_API_KEY")
+    g = p.add_argument_group("language world model", "with --base-url or --model a language model writes the "
+                             "entities (checked and repaired); the rest of its settings also come from the world's "
+                             "backend mapping, AGENTWORLD_BASE_URL, AGENTWORLD_MODEL and OPENAI_API_KEY")
     g.add_argument("--base-url", action="append", default=None, metavar="URL",
                    help="OpenAI-compatible API root, e.g. http://localhost:8000/v1")
     g.add_argument("--model", default=None, help="model name (default: the first model the server lists)")
@@ -135,9 +135,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             data = populate_world(world, scenario=args.scenario, count=args.count, seed=args.seed, model=writer)
         except ModelEndpointError as exc:
-            hint = exc.hint or "start the model server (see docs/llm.md) or fix --base-url"
-            print(f"agentworld-mcp populate: {exc}\n{hint[0].upper()}{hint[1:].rstrip('.')}; or leave out --base-url "
-                  "to use the deterministic generator. Nothing was written.", file=sys.stderr)
+            hint = (exc.hint or "start the model server (see docs/llm.md) or fix --base-url").rstrip(".")
+            if "deterministic generator" not in hint:
+                hint += "; or leave out --base-url to use the deterministic generator"
+            print(f"agentworld-mcp populate: {exc}\n{hint[0].upper()}{hint[1:]}. Nothing was written.", file=sys.stderr)
             return 1
         print(writer.summary(), file=sys.stderr)
     else:
