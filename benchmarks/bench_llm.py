@@ -1,6 +1,6 @@
 """Benchmarks of the llm backend: concurrency and prompt cost.
 
-    python benchmarks/bench_llm.py [--episodes 64 256] [--repeat 3]
+    python benchmarks/bench_llm.py [--episodes 64 256] [--repeat 3] [--workers 1 2] [--serve-workers 2]
 
 (a) Throughput: N concurrent episodes of 5 calls against an OpenAI-compatible endpoint with a
     fixed 200 ms latency (benchmarks/fixed_latency_endpoint.py: a bare asyncio server in its
@@ -16,6 +16,10 @@
     that bounds one process: 1000 / ms calls/s on one free core), the endpoint's CPU per call,
     and the 1-minute load average when the run started (other processes on the machine take
     cores from the client; compare ratios measured at similar load). Target: >= 0.90 at 64.
+    ``--workers N``: the simulator in N processes sharing a SQLite state file (what ``serve
+    --workers`` does, without MCP in front); ``--serve-workers N``: the episodes sent over
+    streamable HTTP to a real ``agentworld-mcp serve --workers N`` (the driver's CPU is the
+    "client CPU" of that row). docs/scale.md has the figures and what limits them.
 (b) Prompt cost: prompt tokens per call over a 100-turn episode, with and without
     compaction, and the share of each prompt that is a prefix of the previous one (what a
     server's prefix cache can reuse).
@@ -26,9 +30,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
+import socket
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -126,16 +134,21 @@ async def bare_aiohttp(url: str, episodes: int, pid: int) -> dict[str, Any]:
 
 
 async def _one(mode: str, url: str, episodes: int, pid: int) -> dict[str, Any]:
+    if mode.startswith("serve_"):
+        return await serve_run(url, pid, episodes, int(mode.split("_")[1]))
+    if mode.startswith("workers_"):
+        return await asyncio.get_running_loop().run_in_executor(
+            None, workers_run, url, pid, episodes, int(mode.split("_")[1]))
     if mode == "bare_aiohttp":
         return await bare_aiohttp(url, episodes, pid)
     return await simulator(url, episodes, pid, fast_http=mode == "simulator")
 
 
-def throughput(url: str, pid: int, episodes: int, repeat: int) -> dict[str, Any]:
+def throughput(url: str, pid: int, episodes: int, repeat: int, modes: list[str]) -> dict[str, Any]:
     """Every mode ``repeat`` times, interleaved (so a change in the machine's load hits all alike)."""
-    runs: dict[str, list[dict[str, Any]]] = {mode: [] for mode in MODES}
+    runs: dict[str, list[dict[str, Any]]] = {mode: [] for mode in modes}
     for _ in range(repeat):
-        for mode in MODES:
+        for mode in modes:
             runs[mode].append(asyncio.run(_one(mode, url, episodes, pid)))
     row: dict[str, Any] = {"episodes": episodes, "ideal_calls_per_s": round(episodes / LATENCY, 1)}
     for mode, results in runs.items():
@@ -143,6 +156,99 @@ def throughput(url: str, pid: int, episodes: int, repeat: int) -> dict[str, Any]
         row[mode]["ratios"] = [r["ratio"] for r in results]
         row[mode]["loads"] = [r["load_1min"] for r in results]
     return row
+
+
+def _worker(url: str, episodes: range, state: str, barrier: Any, results: Any) -> None:
+    """One worker process: its share of the episodes, on the shared state file."""
+    async def run() -> dict[str, Any]:
+        settings = LLMSettings(base_url=url, model="fake", max_concurrency=max(len(episodes), 1), timeout=30)
+        sim = Simulator(load_world(WORLD), backend=LLMWorldModel(settings), store=state)
+
+        async def episode(i: int) -> int:
+            errors = 0
+            for tool, args in CALLS:
+                errors += (await sim.call(tool, args, episode=f"ep-{i}")).is_simulator_error
+            return errors
+
+        await asyncio.gather(*(episode(-1 - i - 1000 * episodes.start) for i in range(min(len(episodes), 8))))
+        await asyncio.get_running_loop().run_in_executor(None, barrier.wait)  # every worker starts together
+        cpu, started = time.process_time(), time.time()
+        errors = sum(await asyncio.gather(*(episode(i) for i in episodes)))
+        result = {"started": started, "ended": time.time(), "cpu": time.process_time() - cpu, "errors": errors}
+        await sim.aclose()
+        return result
+
+    results.put(asyncio.run(run()))
+
+
+def workers_run(url: str, pid: int, episodes: int, workers: int) -> dict[str, Any]:
+    """``episodes`` split over ``workers`` processes sharing one SQLite state file (what
+    ``serve --workers N --state FILE`` does, without the MCP transport in front)."""
+    ctx = multiprocessing.get_context("spawn")
+    barrier, results = ctx.Barrier(workers), ctx.Queue()
+    with tempfile.TemporaryDirectory() as tmp:
+        state = str(Path(tmp) / "state.db")
+        Simulator(load_world(WORLD), store=state)  # the file and its schema, before the workers race for it
+        shares = [range(episodes * w // workers, episodes * (w + 1) // workers) for w in range(workers)]
+        procs = [ctx.Process(target=_worker, args=(url, share, state, barrier, results)) for share in shares]
+        for proc in procs:
+            proc.start()
+        load, endpoint_cpu = os.getloadavg()[0], cpu_seconds(pid)
+        done = [results.get(timeout=300) for _ in procs]
+        for proc in procs:
+            proc.join(30)
+    calls = episodes * len(CALLS)
+    elapsed = max(d["ended"] for d in done) - min(d["started"] for d in done)
+    return {"ratio": round(calls / elapsed / (episodes / LATENCY), 3), "calls_per_s": round(calls / elapsed, 1),
+            "client_cpu_ms_per_call": round(1000 * sum(d["cpu"] for d in done) / calls, 3),
+            "endpoint_cpu_ms_per_call": round(1000 * (cpu_seconds(pid) - endpoint_cpu) / calls, 3),
+            "load_1min": round(load, 2), "errors": sum(d["errors"] for d in done)}
+
+
+async def serve_run(url: str, pid: int, episodes: int, workers: int) -> dict[str, Any]:
+    """The episodes sent over streamable HTTP to ``agentworld-mcp serve --workers N --state FILE``
+    (N >= 2: stateless MCP sessions, so each call is one plain POST naming its episode in
+    ``_meta``), by a lean aiohttp JSON-RPC driver in this process."""
+    import aiohttp
+
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+               "mcp-protocol-version": "2025-06-18"}
+    with tempfile.TemporaryDirectory() as tmp, socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+        probe.close()
+        server = subprocess.Popen(
+            [sys.executable, "-m", "agentworld_mcp", "serve", str(WORLD), "--transport", "http", "--port", str(port),
+             "--workers", str(workers), "--state", str(Path(tmp) / "state.db"), "--backend", "llm",
+             "--base-url", url, "--model", "fake", "-q"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+        mcp = f"http://127.0.0.1:{port}/mcp"
+        try:
+            async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=max(episodes, 16))) as http:
+                for _ in range(300):  # until it listens
+                    try:
+                        async with http.get(mcp.replace("/mcp", "/")) as response:
+                            await response.read()
+                        break
+                    except aiohttp.ClientError:
+                        await asyncio.sleep(0.1)
+
+                async def episode(i: int) -> int:
+                    errors = 0
+                    for n, (tool, args) in enumerate(CALLS):
+                        body = {"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                                "params": {"name": tool, "arguments": args, "_meta": {"agentworld/episode": f"ep-{i}"}}}
+                        async with http.post(mcp, json=body, headers=headers) as response:
+                            text = await response.text()
+                        lines = [line[5:] for line in text.splitlines() if line.startswith("data:")] or [text]
+                        answer = json.loads(lines[-1]) if response.status == 200 else {"error": text}
+                        errors += "error" in answer or bool(answer["result"].get("isError"))
+                    return errors
+
+                return await _measure(episodes, pid, episode)
+        finally:
+            server.terminate()
+            server.wait(30)
 
 
 def _rendered(messages: list[dict]) -> str:
@@ -192,12 +298,19 @@ def main() -> int:
     parser.add_argument("--episodes", type=int, nargs="*", default=[64, 256])
     parser.add_argument("--repeat", type=int, default=3, help="runs per mode; the median is reported")
     parser.add_argument("--turns", type=int, default=100, help="turns of the prompt-cost episode (0: skip it)")
+    parser.add_argument("--workers", type=int, nargs="*", default=[],
+                        help="also run the simulator in N processes sharing a SQLite state file (e.g. 1 2)")
+    parser.add_argument("--serve-workers", type=int, nargs="*", default=[],
+                        help="also send the episodes over streamable HTTP to `serve --workers N` (N >= 2)")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
+    if any(n < 2 for n in args.serve_workers):
+        parser.error("--serve-workers takes N >= 2 (one process keeps stateful MCP sessions)")
+    modes = [*MODES, *(f"workers_{n}" for n in args.workers), *(f"serve_{n}" for n in args.serve_workers)]
     report: dict = {"cpu_count": os.cpu_count(), "latency_s": LATENCY, "repeat": args.repeat}
     url, proc = start(answer, LATENCY)
     try:
-        report["throughput"] = [throughput(url, proc.pid, n, args.repeat) for n in args.episodes]
+        report["throughput"] = [throughput(url, proc.pid, n, args.repeat, modes) for n in args.episodes]
     finally:
         proc.terminate()
     report["prompt_cost"] = []
@@ -213,13 +326,15 @@ def main() -> int:
     print(f"(a) throughput, endpoint latency {LATENCY * 1000:.0f} ms, {len(CALLS)} calls per episode, "
           f"{os.cpu_count()} cores; median of {args.repeat} runs (load = 1-min load average at each run's start)")
     labels = {"simulator": "simulator (default path)", "simulator_openai_sdk": "simulator, openai SDK client",
-              "bare_aiohttp": "bare aiohttp client, no simulator"}
+              "bare_aiohttp": "bare aiohttp client, no simulator",
+              **{f"workers_{n}": f"{n} worker process(es), shared SQLite" for n in args.workers},
+              **{f"serve_{n}": f"serve --workers {n} over MCP HTTP" for n in args.serve_workers}}
     for row in report["throughput"]:
         print(f"  {row['episodes']} episodes (ideal {row['ideal_calls_per_s']} calls/s):")
-        for mode in MODES:
+        for mode in modes:
             r = row[mode]
-            verdict = ("ok" if r["ratio"] >= 0.9 else "BELOW 0.90") if mode == "simulator" else ""
-            print(f"    {labels[mode]:>34}: ratio {r['ratio']:.3f} {verdict:<10} runs {r['ratios']}, "
+            verdict = ("ok" if r["ratio"] >= 0.9 else "BELOW 0.90") if mode != "bare_aiohttp" else ""
+            print(f"    {labels[mode]:>36}: ratio {r['ratio']:.3f} {verdict:<10} runs {r['ratios']}, "
                   f"client CPU {r['client_cpu_ms_per_call']:.2f} ms/call, endpoint CPU "
                   f"{r['endpoint_cpu_ms_per_call']:.2f} ms/call, errors {r['errors']}, load {r['loads']}")
     if report["prompt_cost"]:
