@@ -386,7 +386,7 @@ def test_a_model_writes_the_world_and_its_references_are_checked(colony, tmp_pat
         done = populate(colony, out, "--count", 3, "--seed", 1, "--base-url", server.url, "--model", "fake")
     assert done.returncode == 0, done.stderr
     seed = load_world(out).seed
-    assert {h["name"] for h in seed["habitats"]} == {"Valles Outpost hab_1", "Valles Outpost hab_2", "Valles Outpost hab_3"}
+    assert {h["name"] for h in seed["habitats"]} == {f"Valles Outpost hab-{n}" for n in (1, 2, 3)}
     assert all(i["title"].startswith("Regolith breach") and i["severity"] == "high" for i in seed["incidents"])
     assert all(i["reporter"] in {m["id"] for m in seed["members"]} for i in seed["incidents"])
     assert "the model wrote 12 entities in 4 requests (0 re-asked)" in done.stderr

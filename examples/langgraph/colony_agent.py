@@ -8,7 +8,7 @@ understands the three kinds of question ``agentworld-mcp populate --facts`` writ
   tool's own ``limit``/``cursor``), passing the field as a filter when the tool takes it,
   and counts;
 * ``What is the status of incident inc_4?`` - gets the entity and reads the field;
-* ``What is the name of the habitat of the member who is the reported by of incident inc_5?``
+* ``What is the name of the habitat of the member who reported incident inc_5?``
   - gets the incident, follows its ``reported_by`` to the crew member, then the member's
   ``habitat_id`` to the habitat, and reads its name.
 
@@ -33,7 +33,7 @@ from langchain_core.tools import BaseTool
 PAGE_SIZE = 5  # small pages, so answering a count means following cursors
 _COUNT = re.compile(r"how many ([\w ]+?) have ([\w ]+?) (\S+)\?$", re.I)
 _WHAT = re.compile(r"what is the ([\w ]+?) of (.+)\?$", re.I)
-_HOP = re.compile(r"the (\w+) (?:of|(?:who|that) is the ([\w ]+?) of) ", re.I)
+_HOP = re.compile(r"the (\w+) (?:of|(?:who|that) is the ([\w ]+?) of|(?:who|that) (\w+)) ", re.I)
 _START = re.compile(r"(\w+) (\S+)$")
 _CURSOR_HINT = re.compile(r'again with (\w+)="([^"]+)"')
 
@@ -64,7 +64,10 @@ def understand(question: str) -> Count | Chain | None:
         return None
     rest, hops = match.group(2), []
     while hop := _HOP.match(rest):
-        hops.append((hop.group(1), _name(hop.group(2)) if hop.group(2) else f"{hop.group(1)}_id"))
+        if hop.group(3):  # "the member who reported": the incident's ``reported_by``
+            hops.append((hop.group(1), f"{hop.group(3).lower()}_by"))
+        else:
+            hops.append((hop.group(1), _name(hop.group(2)) if hop.group(2) else f"{hop.group(1)}_id"))
         rest = rest[hop.end():]
     if not (start := _START.match(rest)):
         return None

@@ -23,7 +23,7 @@ import jsonschema
 
 from . import values
 from .catalog import Catalog
-from .conventions import URL_FIELDS
+from .conventions import URL_FIELDS, plain_id
 from .errors import AgentWorldError, ConfigError
 from .references import PERSON_FIELDS, Shape, shapes
 from .roles import singular, words
@@ -228,7 +228,7 @@ class Generator:
             return f"{conv.id_prefix}{number}"
         if named:
             return None  # named below, from the entity's name
-        return f"{singular(shape.collection)[:3]}_{number}"
+        return plain_id(shape.collection, number)  # the simulator's own default: ``crew-3``
 
     def key_pattern(self, shape: Shape) -> str | None:
         """A pattern the catalog gives this collection's keys: its reads' key argument

@@ -40,6 +40,13 @@ def write_world_file(path: Path, data: dict[str, Any], *, header: str = SCHEMA_H
     return path
 
 
+class _PlainDumper(yaml.SafeDumper):
+    """No ``&id001`` anchors: a value shared by two tools is written out twice, as a person would."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def yaml_text(data: dict[str, Any]) -> str:
     """YAML that reads back as exactly ``data``.
 
@@ -47,10 +54,10 @@ def yaml_text(data: dict[str, Any]) -> str:
     paragraph separators) raw, and they read back as line breaks, so such a catalog is
     written with every non-ASCII character escaped instead.
     """
-    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+    text = yaml.dump(data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, width=100)
     if _same(yaml.safe_load(text), data):
         return text
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=False, width=100)
+    return yaml.dump(data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=False, width=100)
 
 
 def _same(a: Any, b: Any) -> bool:
