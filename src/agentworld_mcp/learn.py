@@ -25,7 +25,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .backends.envelope import ENVELOPE_META, learn_envelope
+from .backends.learned_envelope import ENVELOPE_META, learn_envelope
 from .backends.failures import reads_as_failure  # an in-band failure is no envelope of success
 from .backends.id_formats import ID_FORMATS_META, ids_in, infer_format
 from .catalog import Catalog, ToolSpec
@@ -196,7 +196,7 @@ def answered_wrapper(spec: ToolSpec, samples: list[Sample]) -> str | None:
 def add_answer_meta(data: JSONDict, compiled: Catalog, episodes: dict[str, list[RecordedTurn]],
                     by_tool: dict[str, list[Sample]]) -> None:
     """Under each tool's ``_meta``: the id formats its answers showed (by collection) and, for a tool
-    without an outputSchema, its answer envelope (``backends/envelope.py``)."""
+    without an outputSchema, its answer envelope (``backends/learned_envelope.py``)."""
     shown: dict[str, dict[str, list[str]]] = {}
     for turns in episodes.values():
         for turn in turns:

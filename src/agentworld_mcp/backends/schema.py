@@ -69,7 +69,7 @@ def predict(step: Step) -> Prediction:
 
         return predict_sql(step, role)
     handler = _HANDLERS.get(role.kind, action_answer)
-    from .envelopes import enveloped  # a profiled service's envelope (Slack's ``ok: true``)
+    from .service_envelope import enveloped  # a profiled service's envelope (Slack's ``ok: true``)
     from .kv_text import worded  # a key-value store answers in its servers' prose
     from .next_item import first_pending  # ``get_next_task``: one item, not a list
 

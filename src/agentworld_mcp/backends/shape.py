@@ -79,6 +79,6 @@ def predict_in_shape(step: Step, predict: Callable[[Step], Prediction]) -> Predi
     if shape.get("type") == "array" and isinstance(observation, dict) and set(observation) == {_ITEMS}:
         observation = observation[_ITEMS]
     from .common import conform
-    from .envelope import serve_envelope  # constants, counts and texts learned from the real answers
+    from .learned_envelope import serve_envelope  # constants, counts and texts learned from the real answers
 
     return dataclasses.replace(prediction, observation=serve_envelope(step, conform(observation, shape, step.rng), shape))
