@@ -245,7 +245,14 @@ async def serve_run(url: str, pid: int, episodes: int, workers: int) -> dict[str
                         errors += "error" in answer or bool(answer["result"].get("isError"))
                     return errors
 
-                return await _measure(episodes, pid, episode)
+                def server_cpu() -> float:  # the server's processes: uvicorn's supervisor and its workers
+                    found = subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True)
+                    return sum(cpu_seconds(int(p)) for p in [server.pid, *found.stdout.split()])
+
+                before = server_cpu()
+                result = await _measure(episodes, pid, episode)
+                result["server_cpu_ms_per_call"] = round(1000 * (server_cpu() - before) / (episodes * len(CALLS)), 3)
+                return result
         finally:
             server.terminate()
             server.wait(30)
@@ -336,7 +343,8 @@ def main() -> int:
             verdict = ("ok" if r["ratio"] >= 0.9 else "BELOW 0.90") if mode != "bare_aiohttp" else ""
             print(f"    {labels[mode]:>36}: ratio {r['ratio']:.3f} {verdict:<10} runs {r['ratios']}, "
                   f"client CPU {r['client_cpu_ms_per_call']:.2f} ms/call, endpoint CPU "
-                  f"{r['endpoint_cpu_ms_per_call']:.2f} ms/call, errors {r['errors']}, load {r['loads']}")
+                  f"{r['endpoint_cpu_ms_per_call']:.2f} ms/call, errors {r['errors']}, load {r['loads']}"
+                  + (f", server CPU {r['server_cpu_ms_per_call']:.2f} ms/call" if "server_cpu_ms_per_call" in r else ""))
     if report["prompt_cost"]:
         print(f"(b) prompt tokens per call over a {args.turns}-turn episode (estimated at 3.5 chars/token)")
     for row in report["prompt_cost"]:
