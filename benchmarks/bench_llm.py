@@ -1,6 +1,6 @@
 """Benchmarks of the llm backend: concurrency and prompt cost.
 
-    python benchmarks/bench_llm.py [--episodes 64 256] [--repeat 3] [--workers 1 2] [--serve-workers 2]
+    python benchmarks/bench_llm.py [--episodes 64 256] [--repeat 3] [--workers 1 2] [--serve-workers 2] [--stagger]
 
 (a) Throughput: N concurrent episodes of 5 calls against an OpenAI-compatible endpoint with a
     fixed 200 ms latency (benchmarks/fixed_latency_endpoint.py: a bare asyncio server in its
@@ -19,7 +19,10 @@
     ``--workers N``: the simulator in N processes sharing a SQLite state file (what ``serve
     --workers`` does, without MCP in front); ``--serve-workers N``: the episodes sent over
     streamable HTTP to a real ``agentworld-mcp serve --workers N`` (the driver's CPU is the
-    "client CPU" of that row). docs/scale.md has the figures and what limits them.
+    "client CPU" of that row). ``--stagger``: each episode starts at a seeded offset within
+    one latency, as rollouts whose agents think between calls do, instead of all at once (the
+    lockstep burst is the worst case for one process); the ideal then counts the last start.
+    docs/scale.md has the figures and what limits them.
 (b) Prompt cost: prompt tokens per call over a 100-turn episode, with and without
     compaction, and the share of each prompt that is a prefix of the previous one (what a
     server's prefix cache can reuse).
@@ -32,6 +35,7 @@ import asyncio
 import json
 import multiprocessing
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -78,17 +82,34 @@ def answer(body: dict) -> str:
 CALLS = [("get_issue", {"issue_id": 1}), ("create_issue", {"title": "Crash on start"}),
          ("update_issue", {"issue_id": 1, "status": "closed"}), ("list_issues", {}), ("get_issue", {"issue_id": 2})]
 MODES = ("simulator", "simulator_openai_sdk", "bare_aiohttp")
+#: ``--stagger``: episodes start at seeded offsets spread over one latency instead of all at once.
+STAGGER = {"on": False}
+
+
+def _offsets(episodes: range | int) -> dict[int, float]:
+    """Start offsets per episode index: 0, or spread over [0, LATENCY) with a fixed seed."""
+    indices = range(episodes) if isinstance(episodes, int) else episodes
+    rng = random.Random(0)
+    return {i: rng.uniform(0, LATENCY) if STAGGER["on"] else 0.0 for i in indices}
+
+
+async def _after(delay: float, run: Awaitable[int]) -> int:
+    if delay:
+        await asyncio.sleep(delay)
+    return await run
 
 
 async def _measure(episodes: int, pid: int, episode: Callable[[int], Awaitable[int]]) -> dict[str, Any]:
     """Run ``episodes`` episodes at once (after a warm-up); ratio to ideal and CPU per call."""
     await asyncio.gather(*(episode(-1 - i) for i in range(min(episodes, 16))))  # connections, caches
     load = os.getloadavg()[0]
+    offsets = _offsets(episodes)
     endpoint_cpu, client_cpu, started = cpu_seconds(pid), time.process_time(), time.perf_counter()
-    errors = sum(await asyncio.gather(*(episode(i) for i in range(episodes))))
+    errors = sum(await asyncio.gather(*(_after(offsets[i], episode(i)) for i in range(episodes))))
     elapsed = time.perf_counter() - started
     calls = episodes * len(CALLS)
-    return {"ratio": round(calls / elapsed / (episodes / LATENCY), 3), "calls_per_s": round(calls / elapsed, 1),
+    ideal = max(offsets.values()) + len(CALLS) * LATENCY  # every call taking exactly the latency
+    return {"ratio": round(ideal / elapsed, 3), "calls_per_s": round(calls / elapsed, 1),
             "client_cpu_ms_per_call": round(1000 * (time.process_time() - client_cpu) / calls, 3),
             "endpoint_cpu_ms_per_call": round(1000 * (cpu_seconds(pid) - endpoint_cpu) / calls, 3),
             "load_1min": round(load, 2), "errors": errors}
@@ -153,13 +174,16 @@ def throughput(url: str, pid: int, episodes: int, repeat: int, modes: list[str])
     row: dict[str, Any] = {"episodes": episodes, "ideal_calls_per_s": round(episodes / LATENCY, 1)}
     for mode, results in runs.items():
         row[mode] = {key: statistics.median(r[key] for r in results) for key in results[0]}
+        row[mode]["errors"] = sum(r["errors"] for r in results)
         row[mode]["ratios"] = [r["ratio"] for r in results]
         row[mode]["loads"] = [r["load_1min"] for r in results]
     return row
 
 
-def _worker(url: str, episodes: range, state: str, barrier: Any, results: Any) -> None:
+def _worker(url: str, episodes: range, state: str, barrier: Any, results: Any, stagger: bool) -> None:
     """One worker process: its share of the episodes, on the shared state file."""
+    STAGGER["on"] = stagger
+
     async def run() -> dict[str, Any]:
         settings = LLMSettings(base_url=url, model="fake", max_concurrency=max(len(episodes), 1), timeout=30)
         sim = Simulator(load_world(WORLD), backend=LLMWorldModel(settings), store=state)
@@ -172,9 +196,11 @@ def _worker(url: str, episodes: range, state: str, barrier: Any, results: Any) -
 
         await asyncio.gather(*(episode(-1 - i - 1000 * episodes.start) for i in range(min(len(episodes), 8))))
         await asyncio.get_running_loop().run_in_executor(None, barrier.wait)  # every worker starts together
+        offsets = _offsets(range(episodes.stop))  # the same offsets as one process would draw
         cpu, started = time.process_time(), time.time()
-        errors = sum(await asyncio.gather(*(episode(i) for i in episodes)))
-        result = {"started": started, "ended": time.time(), "cpu": time.process_time() - cpu, "errors": errors}
+        errors = sum(await asyncio.gather(*(_after(offsets[i], episode(i)) for i in episodes)))
+        result = {"started": started, "ended": time.time(), "cpu": time.process_time() - cpu, "errors": errors,
+                  "ideal": max(offsets.values()) + len(CALLS) * LATENCY}
         await sim.aclose()
         return result
 
@@ -190,7 +216,7 @@ def workers_run(url: str, pid: int, episodes: int, workers: int) -> dict[str, An
         state = str(Path(tmp) / "state.db")
         Simulator(load_world(WORLD), store=state)  # the file and its schema, before the workers race for it
         shares = [range(episodes * w // workers, episodes * (w + 1) // workers) for w in range(workers)]
-        procs = [ctx.Process(target=_worker, args=(url, share, state, barrier, results)) for share in shares]
+        procs = [ctx.Process(target=_worker, args=(url, share, state, barrier, results, STAGGER["on"])) for share in shares]
         for proc in procs:
             proc.start()
         load, endpoint_cpu = os.getloadavg()[0], cpu_seconds(pid)
@@ -199,7 +225,8 @@ def workers_run(url: str, pid: int, episodes: int, workers: int) -> dict[str, An
             proc.join(30)
     calls = episodes * len(CALLS)
     elapsed = max(d["ended"] for d in done) - min(d["started"] for d in done)
-    return {"ratio": round(calls / elapsed / (episodes / LATENCY), 3), "calls_per_s": round(calls / elapsed, 1),
+    ideal = max(d["ideal"] for d in done)
+    return {"ratio": round(ideal / elapsed, 3), "calls_per_s": round(calls / elapsed, 1),
             "client_cpu_ms_per_call": round(1000 * sum(d["cpu"] for d in done) / calls, 3),
             "endpoint_cpu_ms_per_call": round(1000 * (cpu_seconds(pid) - endpoint_cpu) / calls, 3),
             "load_1min": round(load, 2), "errors": sum(d["errors"] for d in done)}
@@ -309,12 +336,16 @@ def main() -> int:
                         help="also run the simulator in N processes sharing a SQLite state file (e.g. 1 2)")
     parser.add_argument("--serve-workers", type=int, nargs="*", default=[],
                         help="also send the episodes over streamable HTTP to `serve --workers N` (N >= 2)")
+    parser.add_argument("--stagger", action="store_true",
+                        help="start episodes at offsets spread over one latency (as agents that think between "
+                             "calls do) instead of all at once; the ideal counts the last start")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     args = parser.parse_args()
+    STAGGER["on"] = args.stagger
     if any(n < 2 for n in args.serve_workers):
         parser.error("--serve-workers takes N >= 2 (one process keeps stateful MCP sessions)")
     modes = [*MODES, *(f"workers_{n}" for n in args.workers), *(f"serve_{n}" for n in args.serve_workers)]
-    report: dict = {"cpu_count": os.cpu_count(), "latency_s": LATENCY, "repeat": args.repeat}
+    report: dict = {"cpu_count": os.cpu_count(), "latency_s": LATENCY, "repeat": args.repeat, "stagger": args.stagger}
     url, proc = start(answer, LATENCY)
     try:
         report["throughput"] = [throughput(url, proc.pid, n, args.repeat, modes) for n in args.episodes]
@@ -331,6 +362,7 @@ def main() -> int:
         print(json.dumps(report, indent=2))
         return 0
     print(f"(a) throughput, endpoint latency {LATENCY * 1000:.0f} ms, {len(CALLS)} calls per episode, "
+          f"{'staggered starts' if args.stagger else 'all starting at once'}, "
           f"{os.cpu_count()} cores; median of {args.repeat} runs (load = 1-min load average at each run's start)")
     labels = {"simulator": "simulator (default path)", "simulator_openai_sdk": "simulator, openai SDK client",
               "bare_aiohttp": "bare aiohttp client, no simulator",
