@@ -55,7 +55,7 @@ async def test_both_paths_send_the_same_request_with_the_api_key(world):
 @pytest.mark.parametrize("fast_http", PATHS)
 @pytest.mark.parametrize("script, settings, says", [
     ([Reply(status=429, headers={"retry-after": "0"}), json_reply(ISSUE)], {}, None),
-    ([Reply(delay=3), json_reply(ISSUE)], {"timeout": 2.5, "attempt_timeout": 0.5}, None),
+    ([Reply(delay=1.2), json_reply(ISSUE)], {"timeout": 2.5, "attempt_timeout": 0.5}, None),
     ([Reply(status=400, error="response_format json_schema is not supported"), json_reply(ISSUE)], {}, None),
     ([Reply(status=500)] * 3, {"retries": 2}, ["failed 3 times", "InternalServerError"]),
     ([Reply(status=401, error="bad key")], {}, ["refused", "OPENAI_API_KEY"]),
