@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 import time
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -41,7 +42,7 @@ from mcp.shared.exceptions import McpError
 from agentworld_mcp import Simulator, load_world
 from agentworld_mcp.transport import http_app
 
-from .conftest import free_port, stdio_session
+from .conftest import stdio_session
 from .realism.harness import CATALOGS, catalog_path
 from .realism.hostile import hostile_arguments
 from .realism.sweep import CALL_TIMEOUT_S, SIMULATOR_ERROR, Problem, tools_of
@@ -223,23 +224,26 @@ async def http_servers(catalogs: list[str]) -> AsyncIterator[dict[str, str]]:
     event loop: sixteen more interpreters would cost more than the calls, and threads would race
     CPython 3.11's AST recursion counter (``SystemError: AST constructor recursion depth mismatch``)."""
     servers: dict[str, uvicorn.Server] = {}
+    sockets: dict[str, socket.socket] = {}
     for name in catalogs:
         app = http_app(Simulator.from_world(load_world(catalog_path(name))))
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="error",
-                                               lifespan="on"))
+        sockets[name] = socket.create_server(("127.0.0.1", 0))  # bound until the end: no port handed out twice
+        server = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan="on"))
         server.capture_signals = contextlib.nullcontext  # type: ignore[method-assign,assignment]  # Ctrl-C stays pytest's
         servers[name] = server
-    tasks = [asyncio.create_task(server.serve()) for server in servers.values()]
+    tasks = [asyncio.create_task(server.serve(sockets=[sockets[name]])) for name, server in servers.items()]
     try:
         while not all(server.started for server in servers.values()):
             failed = next((t for t in tasks if t.done()), None)
             assert failed is None, f"an HTTP server stopped: {failed.exception()!r}"
             await asyncio.sleep(0.02)
-        yield {name: f"http://127.0.0.1:{s.config.port}/mcp" for name, s in servers.items()}
+        yield {name: f"http://127.0.0.1:{sockets[name].getsockname()[1]}/mcp" for name in servers}
     finally:
         for server in servers.values():
             server.should_exit = True
         await asyncio.gather(*tasks, return_exceptions=True)
+        for sock in sockets.values():
+            sock.close()
 
 
 # -- the test --------------------------------------------------------------------------------
