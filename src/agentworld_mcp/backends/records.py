@@ -21,6 +21,7 @@ from ..entities import EntityType
 from ..ledger import Entity
 from ..roles import ToolRole
 from .common import clock, now_iso
+from .id_formats import new_id as learned_id
 from .common import entity_model as model
 
 if TYPE_CHECKING:
@@ -62,9 +63,7 @@ def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0
     known = entity_type(step, role)
     if "integer" in kinds or "number" in kinds:
         return number
-    from .id_formats import new_id  # the format learned from the real server's answers (``learn``)
-
-    if (learned := new_id(step, role.collection, number)) is not None:
+    if (learned := learned_id(step, role.collection, number)) is not None:  # the real server's format (``learn``)
         return learned
     if key_schema.get("format") == "uuid" or role.key_field == "uuid":
         return str(values.generate({"type": "string", "format": "uuid"},

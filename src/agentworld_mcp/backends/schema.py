@@ -28,8 +28,11 @@ from .common import (
     item_schema, not_found, now_iso,
 )
 from .forms import in_object_forms
+from .kv_text import worded
+from .next_item import first_pending
 from .query_lang import holds, is_expression
 from .served import predict_as_served
+from .service_envelope import enveloped
 
 JSONDict = dict[str, Any]
 
@@ -69,10 +72,8 @@ def predict(step: Step) -> Prediction:
 
         return predict_sql(step, role)
     handler = _HANDLERS.get(role.kind, action_answer)
-    from .service_envelope import enveloped  # a profiled service's envelope (Slack's ``ok: true``)
-    from .kv_text import worded  # a key-value store answers in its servers' prose
-    from .next_item import first_pending  # ``get_next_task``: one item, not a list
-
+    # a profiled service's envelope (Slack's ``ok: true``) around a key-value store's prose around
+    # the first pending item of a ``get_next_task`` (one item, not a list)
     return enveloped(step, role, worded(step, role, first_pending(step, role, handler(step, role))))
 
 
