@@ -7,7 +7,7 @@
     own process, a fraction of a millisecond of CPU per request, so it takes little of the
     cores from the client being measured). The ideal is every call taking exactly 200 ms:
     N / 0.2 calls per second. Three ways of sending, measured in the same run:
-      - the simulator with its default request path (aiohttp when installed, backends/llm_http.py);
+      - the simulator with its default request path (aiohttp when installed, models/llm_http.py);
       - the simulator with every request on the openai SDK's client (``fast_http: false``),
         the path of the first releases;
       - a bare aiohttp client sending the same first-turn request, no simulator: the ceiling of
@@ -52,7 +52,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from agentworld_mcp import Simulator, load_world  # noqa: E402
-from agentworld_mcp.backends.llm import LLMSettings, LLMWorldModel  # noqa: E402
+from agentworld_mcp.models.llm import LLMSettings, LLMWorldModel  # noqa: E402
 from fixed_latency_endpoint import cpu_seconds, start  # noqa: E402
 
 WORLD = ROOT / "examples" / "worlds" / "issue-tracker.yaml"
@@ -136,9 +136,9 @@ async def bare_aiohttp(url: str, episodes: int, pid: int) -> dict[str, Any]:
     """The same load sent by a bare aiohttp client (no simulator): the ceiling on this machine."""
     import aiohttp
 
-    from agentworld_mcp.catalog import Catalog
-    from agentworld_mcp.ledger import Ledger
-    from agentworld_mcp.prompt import build_messages
+    from agentworld_mcp.world.catalog import Catalog
+    from agentworld_mcp.state.ledger import Ledger
+    from agentworld_mcp.models.prompt import build_messages
 
     world = load_world(WORLD)
     messages = build_messages(world, Catalog(world)["get_issue"], {"issue_id": 1}, 1, [], Ledger())

@@ -47,8 +47,8 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT))
 
 from agentworld_mcp import Simulator, load_world  # noqa: E402
-from agentworld_mcp.record import TrajectoryRecorder  # noqa: E402
-from agentworld_mcp.store import MemoryStore  # noqa: E402
+from agentworld_mcp.trajectories.record import TrajectoryRecorder  # noqa: E402
+from agentworld_mcp.state.store import MemoryStore  # noqa: E402
 from tests.legacy_record import LegacyRecorder  # noqa: E402
 
 WORLD = load_world(ROOT / "examples" / "worlds" / "issue-tracker.yaml")

@@ -108,10 +108,10 @@ async def main(calls: int, rounds: int) -> None:
 
 async def stage_us(perturber: Any, calls: int) -> float:
     """Building a step and running ``before`` + ``after`` on it (best of 5 rounds)."""
-    from agentworld_mcp.backends.base import Step
-    from agentworld_mcp.catalog import Catalog
-    from agentworld_mcp.episode import Episode
-    from agentworld_mcp.result import ToolResult
+    from agentworld_mcp.models.base import Step
+    from agentworld_mcp.world.catalog import Catalog
+    from agentworld_mcp.state.episode import Episode
+    from agentworld_mcp.state.result import ToolResult
 
     catalog = Catalog(WORLD).warm()
     result = ToolResult.from_json({"issues": [], "total": 0}, structured=True)

@@ -14,7 +14,7 @@ ports) and are driven by the MCP SDK's client, in alternating rounds, in the sam
 
 Prints the median round trip of each, their ratio (target: at most 1.3x), and the
 calls/second of the step pipeline in process (``Simulator.call``, no protocol). Over HTTP it
-also prints what the HTTP guard's screening of each request body costs (http_guard.py parses
+also prints what the HTTP guard's screening of each request body costs (serve/http_guard.py parses
 the body once more after the SDK's own parse: docs/server.md, "Answers the spec gives").
 """
 
@@ -192,8 +192,8 @@ def screening_cost(tool: str, arguments: dict, repeat: int = 2000) -> list[tuple
     """Per request body: the guard's screening (its parse) and the SDK's own parse, in seconds."""
     import mcp.types as types
 
-    from agentworld_mcp.screening import screen
-    from agentworld_mcp.transport import CLIENT_METHODS
+    from agentworld_mcp.serve.screening import screen
+    from agentworld_mcp.serve.transport import CLIENT_METHODS
 
     def body(args: dict) -> bytes:
         return json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from agentworld_mcp import Simulator, load_world  # noqa: E402
-from agentworld_mcp.store import MemoryStore, SqliteStore  # noqa: E402
+from agentworld_mcp.state.store import MemoryStore, SqliteStore  # noqa: E402
 
 WORLD = load_world(ROOT / "examples" / "worlds" / "issue-tracker.yaml")
 LENGTHS = (1, 100, 1000)

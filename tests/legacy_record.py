@@ -12,9 +12,9 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from agentworld_mcp.catalog import Catalog
-from agentworld_mcp.prompt import assistant_turn, catalog_system_prompt, in_history, user_turn
-from agentworld_mcp.episode import Episode, Turn
+from agentworld_mcp.world.catalog import Catalog
+from agentworld_mcp.models.prompt import assistant_turn, catalog_system_prompt, in_history, user_turn
+from agentworld_mcp.state.episode import Episode, Turn
 from agentworld_mcp.errors import ConfigError
 
 try:
@@ -22,7 +22,7 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-log = logging.getLogger("agentworld_mcp.record")
+log = logging.getLogger("agentworld_mcp.trajectories.record")
 JSONDict = dict[str, Any]
 
 #: AgentWorldBench's task name for tool (MCP) environments.

@@ -31,9 +31,9 @@ import jsonschema
 import pytest
 
 from agentworld_mcp import load_world, values
-from agentworld_mcp.catalog import Catalog, ToolSpec
-from agentworld_mcp.ledger import Ledger, identity
-from agentworld_mcp.world import World
+from agentworld_mcp.world.catalog import Catalog, ToolSpec
+from agentworld_mcp.state.ledger import Ledger, identity
+from agentworld_mcp.world.world import World
 
 from .conftest import WORLDS, stdio_session
 from .mirrored import mirrored_catalogs  # noqa: F401

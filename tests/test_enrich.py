@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from agentworld_mcp import load_world
-from agentworld_mcp.catalog import Catalog
+from agentworld_mcp.world.catalog import Catalog
 
 from .conftest import CLI, free_port, stdio_session
 from .fake_openai import FakeOpenAI, Reply

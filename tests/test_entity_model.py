@@ -14,10 +14,10 @@ import jsonschema
 import pytest
 
 from agentworld_mcp import Simulator
-from agentworld_mcp.catalog import Catalog
-from agentworld_mcp.entities import build
-from agentworld_mcp.ledger import Ledger, compound_key
-from agentworld_mcp.world import World
+from agentworld_mcp.world.catalog import Catalog
+from agentworld_mcp.world.entities import build
+from agentworld_mcp.state.ledger import Ledger, compound_key
+from agentworld_mcp.world.world import World
 
 S = {"type": "string"}
 N = {"type": "number"}
@@ -104,7 +104,7 @@ def test_entities_keyed_within_their_parent_repository():
     assert get.key_of({"owner": "acme", "repo": "rocket", "issue_number": 3}) == compound_key("acme", "rocket", "3")
     assert get.key_of({"owner": "acme", "repo": "webapp", "issue_number": 3}) != get.key_of(
         {"owner": "acme", "repo": "rocket", "issue_number": 3})
-    # a GitHub catalog: the issue's page comes from GitHub's published profile (service_profiles.py)
+    # a GitHub catalog: the issue's page comes from GitHub's published profile (world/service_profiles.py)
     assert issues.conventions.service == "github"
     assert issues.conventions.starting["html_url"] == "https://github.com/{owner}/{repo}/issues/{number}"
     assert (issues.conventions.status_field, issues.conventions.initial_status) == ("state", "open")
@@ -112,7 +112,7 @@ def test_entities_keyed_within_their_parent_repository():
 
 def test_numbers_run_per_scope_in_the_ledger():
     ledger = Ledger()
-    from agentworld_mcp.ledger import Effect
+    from agentworld_mcp.state.ledger import Effect
 
     ledger.apply([Effect("create", "issues", compound_key("acme", "rocket", "1"), {"number": 1}),
                   Effect("create", "issues", compound_key("acme", "rocket", "2"), {"number": 2})], turn=1)

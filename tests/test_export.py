@@ -11,7 +11,7 @@ from __future__ import annotations
 import subprocess
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.record import TrajectoryRecorder, read_trajectory
+from agentworld_mcp.trajectories.record import TrajectoryRecorder, read_trajectory
 
 from .conftest import CLI, WORLDS
 from .legacy_record import LegacyRecorder

@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agentworld_mcp.engine import Simulator
-from agentworld_mcp.world import World, load_world
+from agentworld_mcp.pipeline.engine import Simulator
+from agentworld_mcp.world.world import World, load_world
 
 from .conftest import stdio_session
 

@@ -21,8 +21,8 @@ from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode, tools_condition
 
 from agentworld_mcp import load_world
-from agentworld_mcp.langgraph import ScriptedChatModel
-from agentworld_mcp.world import bundled_world
+from agentworld_mcp.integrations.langgraph import ScriptedChatModel
+from agentworld_mcp.world.world import bundled_world
 
 from .conftest import WORLDS, stdio_session
 

@@ -40,7 +40,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import McpError
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.transport import http_app
+from agentworld_mcp.serve.transport import http_app
 
 from .conftest import stdio_session
 from .realism.harness import CATALOGS, catalog_path
@@ -53,7 +53,7 @@ hypothesis_jsonschema = pytest.importorskip("hypothesis_jsonschema", reason="pip
 #: empty strings, zeros: what the hostile-values test's generator never sends); a second, random one
 #: costs about 11 s more CPU over the 487 tools (with 2: 1,840 calls per transport, also 0 problems).
 VALID_PER_TOOL = 1
-#: How the engine words refused arguments (engine.py ``_invalid_arguments``).
+#: How the engine words refused arguments (pipeline/engine.py ``_invalid_arguments``).
 INVALID_ARGUMENTS = "Input validation error"
 WRONG_VALUES: tuple[Any, ...] = ({"unexpected": "object"}, 12345.5, "not-the-right-type", [["nested"]], True)
 JSONDict = dict[str, Any]

@@ -26,7 +26,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import McpError
 from mcp.types import TextContent
 
-from agentworld_mcp.screening import MAX_DEPTH
+from agentworld_mcp.serve.screening import MAX_DEPTH
 
 from .conftest import CLI, free_port, http_server, http_session, listening, stdio_session
 from .fault_endpoints import FaultEndpoint, FaultyUpstream

@@ -19,7 +19,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from agentworld_mcp.world import bundled_world, load_world
+from agentworld_mcp.world.world import bundled_world, load_world
 
 from .conftest import ROOT
 from .thirdparty import node_bin

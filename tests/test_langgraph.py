@@ -13,10 +13,10 @@ from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp._blocking import run_blocking
-from agentworld_mcp.backends.llm import LLMSettings, LLMWorldModel
+from agentworld_mcp.integrations._blocking import run_blocking
+from agentworld_mcp.models.llm import LLMSettings, LLMWorldModel
 from agentworld_mcp.errors import ConfigError, SimulatorFailedError
-from agentworld_mcp.langgraph import (
+from agentworld_mcp.integrations.langgraph import (
     atool_call_wrapper,
     simulate_tools,
     simulated_tools,
@@ -50,10 +50,10 @@ def run_tool_node(node: ToolNode, call: dict, config: dict) -> ToolMessage:
 
 def test_importing_without_the_extra_names_the_extra() -> None:
     code = ("import sys; sys.modules['langchain_core'] = None\n"
-            "try:\n    import agentworld_mcp.langgraph\n"
+            "try:\n    import agentworld_mcp.integrations.langgraph\n"
             "except ImportError as e:\n    print(type(e).__name__, e)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.startswith("MissingExtraError agentworld_mcp.langgraph needs the optional dependency")
+    assert out.startswith("MissingExtraError agentworld_mcp.integrations.langgraph needs the optional dependency")
     assert "pip install 'agentworld-mcp[langgraph]'" in out
 
 

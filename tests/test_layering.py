@@ -1,8 +1,11 @@
-"""The module graph of ``src/agentworld_mcp`` has no cycles, and the layers point one way.
+"""The tree is the architecture: one package per layer, imports pointing one way.
 
-Every import counts, including those inside functions (a lazy import is still a
-dependency); imports under ``if TYPE_CHECKING:`` do not (they never run). The package's
-``__init__`` re-exports names lazily and is left out. See docs/architecture.md, "Layering".
+``LAYERS`` is the order of the packages, written once here and drawn in
+docs/architecture.md: a module may import its own package and the packages after its own,
+never one before it, and never a package in the same row as its own. Every import counts,
+including those inside functions (a lazy import is still a dependency); imports under
+``if TYPE_CHECKING:`` do not (they never run). The package's ``__init__`` re-exports names
+lazily and is left out.
 """
 
 from __future__ import annotations
@@ -13,8 +16,28 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src" / "agentworld_mcp"
 PACKAGE = "agentworld_mcp"
 
-#: Modules that must not import the MCP SDK (it lives in transport.py and mirror's use of it).
-SDK_FREE = ("engine", "step", "catalog", "roles", "ledger", "episode", "world", "config", "result", "errors")
+#: The layers, top first. Packages in one row are siblings that never import each other.
+LAYERS: list[tuple[str, ...]] = [
+    ("__main__",),
+    ("langgraph", "pytest_plugin"),  # old import paths, aliases of the integrations' modules
+    ("cli",),
+    ("integrations",),
+    ("fiction",),
+    ("sim2real",),
+    ("serve",),
+    ("trajectories",),
+    ("pipeline",),
+    ("models", "perturb"),
+    ("state",),
+    ("world",),
+    ("errors",),
+]
+
+#: At most this many modules at the top of the package; the rest live in their layer.
+TOP_LEVEL = {"__init__", "__main__", "errors", "langgraph", "pytest_plugin"}
+
+#: The only package that may import the MCP SDK (and only in serve/transport.py).
+SDK_MODULE = f"{PACKAGE}.serve.transport"
 
 
 def module_name(path: Path) -> str:
@@ -103,24 +126,62 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+def layer_of(module: str) -> int:
+    top = module.split(".")[1]
+    for rank, row in enumerate(LAYERS):
+        if top in row:
+            return rank
+    raise AssertionError(f"{module} is in no layer: add its package to LAYERS (and docs/architecture.md)")
+
+
 def test_the_module_graph_has_no_cycles() -> None:
     found = cycles(graph())
     assert found == [], "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
 
 
-def test_backends_and_perturbations_never_import_each_other_or_the_layers_above() -> None:
-    edges = graph()
-    above = {f"{PACKAGE}.{m}" for m in ("engine", "transport", "cli", "langgraph", "pytest_plugin", "admin")}
-    for module, targets in edges.items():
-        if module.startswith((f"{PACKAGE}.backends", f"{PACKAGE}.perturb")):
-            assert not targets & above, f"{module} imports a layer above it: {sorted(targets & above)}"
-        if module.startswith(f"{PACKAGE}.backends"):
-            assert not any(t.startswith(f"{PACKAGE}.perturb") for t in targets), module
-        if module.startswith(f"{PACKAGE}.perturb"):
-            assert not any(t.startswith(f"{PACKAGE}.backends") for t in targets), module
+def wrong_imports(edges: dict[str, set[str]]) -> list[str]:
+    """``"A imports B"`` for each import against the order in ``LAYERS``."""
+    wrong = []
+    for module, targets in sorted(edges.items()):
+        for target in sorted(targets):
+            here, there = layer_of(module), layer_of(target)
+            same_package = module.split(".")[1] == target.split(".")[1]
+            if there < here or (there == here and not same_package):
+                wrong.append(f"{module} imports {target}")
+    return wrong
 
 
-def test_the_mcp_sdk_stays_out_of_the_core() -> None:
-    for name in SDK_FREE:
-        text = (SRC / f"{name}.py").read_text(encoding="utf-8")
-        assert "import mcp" not in text and "from mcp" not in text, f"{name}.py imports the MCP SDK"
+def test_every_import_points_down_the_layers() -> None:
+    wrong = wrong_imports(graph())
+    assert wrong == [], "imports against the order in LAYERS:\n" + "\n".join(wrong)
+
+
+def test_an_upward_or_sideways_import_is_reported_with_both_module_names() -> None:
+    edges = {
+        f"{PACKAGE}.state.ledger": {f"{PACKAGE}.pipeline.engine", f"{PACKAGE}.world.roles"},
+        f"{PACKAGE}.models.llm": {f"{PACKAGE}.perturb.policy"},
+    }
+    assert wrong_imports(edges) == [
+        f"{PACKAGE}.models.llm imports {PACKAGE}.perturb.policy",
+        f"{PACKAGE}.state.ledger imports {PACKAGE}.pipeline.engine",
+    ]
+
+
+def test_the_top_level_holds_only_what_belongs_to_no_layer() -> None:
+    top = {p.stem for p in SRC.glob("*.py")}
+    assert top <= TOP_LEVEL, f"modules outside a layer package: {sorted(top - TOP_LEVEL)}"
+    for package in (p for p in SRC.iterdir() if p.is_dir() and not p.name.startswith(("_", "."))):
+        init = package / "__init__.py"
+        assert init.is_file(), f"{package.name}/ is not a package"
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+        assert "May import" in doc, f"{package.name}/__init__.py says what the layer is for and what it may import"
+
+
+def test_the_mcp_sdk_is_imported_only_by_the_serving_layer() -> None:
+    for path in sorted(SRC.rglob("*.py")):
+        name = module_name(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        imported |= {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and not n.level}
+        if any(m == "mcp" or m.startswith("mcp.") for m in imported):
+            assert name == SDK_MODULE, f"{name} imports the MCP SDK; only {SDK_MODULE} may"

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from agentworld_mcp import Effect, Ledger, Simulator, load_world
-from agentworld_mcp.backends.base import Prediction, Step
-from agentworld_mcp.ledger import compound_key, identity
-from agentworld_mcp.reconcile import infer_effects
+from agentworld_mcp.models.base import Prediction, Step
+from agentworld_mcp.state.ledger import compound_key, identity
+from agentworld_mcp.pipeline.reconcile import infer_effects
 
 from .scenarios import WORLDS
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.backends.cassette import FORMAT_VERSION, Cassette, CassetteWorldModel, request_key
-from agentworld_mcp.backends.llm import LLMSettings, LLMWorldModel
+from agentworld_mcp.models.cassette import FORMAT_VERSION, Cassette, CassetteWorldModel, request_key
+from agentworld_mcp.models.llm import LLMSettings, LLMWorldModel
 from agentworld_mcp.errors import ConfigError
 
 from .conftest import WORLDS, free_port

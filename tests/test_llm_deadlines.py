@@ -15,7 +15,7 @@ import openai  # noqa: F401  imported up front: its first import (seconds) is no
 import pytest
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.backends.llm import LLMSettings, LLMWorldModel
+from agentworld_mcp.models.llm import LLMSettings, LLMWorldModel
 
 from .conftest import WORLDS, stdio_session
 from .fake_openai import FakeOpenAI, Reply, json_reply
@@ -150,7 +150,7 @@ async def test_through_a_real_mcp_client_timeout_bounds_the_call(tracker_world):
 
 async def test_a_model_still_loading_is_reported_until_its_first_answer(world, monkeypatch, caplog):
     """vLLM takes minutes to load weights: the simulator says it is waiting, then stays quiet."""
-    from agentworld_mcp.backends import llm
+    from agentworld_mcp.models import llm
 
     monkeypatch.setattr(llm, "PROGRESS_EVERY", 0.2)
     issue = {"id": 4, "title": "t", "status": "open", "created_at": "2026-03-09T09:01:00Z"}

@@ -13,8 +13,8 @@ import jsonschema
 import pytest
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.backends import make_backend
-from agentworld_mcp.backends.llm import LLMSettings, LLMWorldModel
+from agentworld_mcp.models import make_backend
+from agentworld_mcp.models.llm import LLMSettings, LLMWorldModel
 from agentworld_mcp.errors import ConfigError
 
 from .conftest import WORLDS, free_port, stdio_session

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.backends.llm import LLMSettings, LLMWorldModel
+from agentworld_mcp.models.llm import LLMSettings, LLMWorldModel
 
 from .conftest import WORLDS
 from .fake_openai import FakeOpenAI, json_reply

@@ -15,8 +15,8 @@ import json
 import pytest
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.backends.llm import LLMSettings, LLMWorldModel
-from agentworld_mcp.backends.llm_http import encode
+from agentworld_mcp.models.llm import LLMSettings, LLMWorldModel
+from agentworld_mcp.models.llm_http import encode
 
 from .conftest import WORLDS, free_port
 from .fake_openai import FakeOpenAI, Reply, json_reply

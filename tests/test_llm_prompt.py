@@ -7,7 +7,7 @@ import json
 import pytest
 
 from agentworld_mcp import Effect, Ledger, Turn, load_world
-from agentworld_mcp.prompt import (
+from agentworld_mcp.models.prompt import (
     OBSERVATION_MARKER,
     ParseError,
     PromptOptions,
@@ -19,8 +19,8 @@ from agentworld_mcp.prompt import (
     strip_thinking,
     system_prompt,
 )
-from agentworld_mcp.catalog import Catalog
-from agentworld_mcp.result import SIMULATOR_ERROR_META
+from agentworld_mcp.world.catalog import Catalog
+from agentworld_mcp.state.result import SIMULATOR_ERROR_META
 
 from .conftest import WORLDS
 

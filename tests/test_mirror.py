@@ -19,7 +19,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from agentworld_mcp import load_world
-from agentworld_mcp.mirror import write_world
+from agentworld_mcp.world.writer import write_world
 
 from .conftest import http_session
 from .mirrored import Mirrored, mirrored_catalogs, raw_tools_stdio  # noqa: F401

@@ -21,8 +21,8 @@ import uvicorn
 
 from agentworld_mcp import Simulator
 from agentworld_mcp.errors import ConfigError
-from agentworld_mcp.openenv import EpisodeView, load_reward, openenv_app
-from agentworld_mcp.world import World, load_world
+from agentworld_mcp.integrations.openenv import EpisodeView, load_reward, openenv_app
+from agentworld_mcp.world.world import World, load_world
 from openenv.core.env_server.mcp_types import CallToolAction, CallToolObservation
 from openenv.core.mcp_client import MCPToolClient
 
@@ -161,7 +161,7 @@ def test_reward_references_are_checked_when_loaded():
 
 def test_without_the_extra_the_command_says_what_to_install():
     # openenv-core hidden from this interpreter, as in an install without the extra
-    code = ("import sys; sys.modules['openenv'] = None; from agentworld_mcp.cli import main; "
+    code = ("import sys; sys.modules['openenv'] = None; from agentworld_mcp.cli.main import main; "
             f"raise SystemExit(main(['openenv', {str(TRACKER)!r}]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr

@@ -19,8 +19,8 @@ import pytest
 
 from agentworld_mcp import Simulator, load_world
 from agentworld_mcp.errors import StateFileError
-from agentworld_mcp.ledger import Effect
-from agentworld_mcp.store import SqliteStore
+from agentworld_mcp.state.ledger import Effect
+from agentworld_mcp.state.store import SqliteStore
 
 from .conftest import CLI, WORLDS, stdio_session
 from .scenarios import SCENARIOS, failures, run_scenario

@@ -9,7 +9,7 @@ import pytest
 from agentworld_mcp import Simulator, World, load_world, load_world_data
 from agentworld_mcp.errors import PerturbationPolicyError, WorldFileError
 from agentworld_mcp.perturb import PRESETS, load_policy_arg, parse_policy, perturb_episode, perturber_for
-from agentworld_mcp.world import world_schema
+from agentworld_mcp.world.world import world_schema
 
 from .fake_openai import FakeOpenAI, json_reply
 
@@ -104,7 +104,7 @@ async def test_rules_select_by_glob_and_role():
 
 async def test_instructed_events_reach_the_llm_world_model_and_the_trajectory():
     """An ``instruct`` rule tells the world model what happened, at its turn and (persisting) after."""
-    from agentworld_mcp.backends import make_backend
+    from agentworld_mcp.models import make_backend
 
     world = tracker()
     event = "The repository was archived: every write now fails with 403 and says so."

@@ -18,9 +18,9 @@ import pytest
 import yaml
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.config import SimulatorConfig
-from agentworld_mcp.kinds import BackendKind
-from agentworld_mcp.engine import STAGES
+from agentworld_mcp.pipeline.config import SimulatorConfig
+from agentworld_mcp.world.kinds import BackendKind
+from agentworld_mcp.pipeline.engine import STAGES
 from agentworld_mcp.errors import ConfigError
 
 from .conftest import stdio_session
@@ -159,7 +159,7 @@ async def test_every_entry_point_gives_the_same_answer_for_the_same_world_file(
         served = await session.call_tool("create_ticket", ARGS)
     assert served.structuredContent == expected
 
-    from agentworld_mcp.langgraph import simulated_tools
+    from agentworld_mcp.integrations.langgraph import simulated_tools
 
     tool = simulated_tools(world_file).by_name("create_ticket")
     message = await tool.ainvoke({"name": "create_ticket", "args": ARGS, "id": "call-1", "type": "tool_call"})

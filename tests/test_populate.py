@@ -20,11 +20,11 @@ import pytest
 import yaml
 
 from agentworld_mcp import load_world
-from agentworld_mcp.world import load_world_data
-from agentworld_mcp.catalog import Catalog
-from agentworld_mcp.facts import facts_path, read_facts
-from agentworld_mcp.populate import generate_seed, populate_world, write_populated
-from agentworld_mcp.references import dangling, shapes
+from agentworld_mcp.world.world import load_world_data
+from agentworld_mcp.world.catalog import Catalog
+from agentworld_mcp.fiction.facts import facts_path, read_facts
+from agentworld_mcp.fiction.populate import generate_seed, populate_world, write_populated
+from agentworld_mcp.fiction.references import dangling, shapes
 
 from .conftest import CLI, ROOT, stdio_session
 from .fake_openai import FakeOpenAI, Reply
@@ -223,7 +223,7 @@ async def test_every_seeded_entity_of_the_realism_catalogs_reads_back_by_its_key
     """Populate each record catalog of the realism dev set, then get one entity of every collection
     through its read tool with the key (and scope) the seed gave it: the key the service's own
     read takes (its pattern, its type), found in the world the seed starts."""
-    from agentworld_mcp.engine import Simulator
+    from agentworld_mcp.pipeline.engine import Simulator
     from agentworld_mcp.errors import AgentWorldError
 
     read_back, missed = 0, []

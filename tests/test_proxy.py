@@ -18,7 +18,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import McpError
 
-from agentworld_mcp.score import RecordedTurn, turn_of
+from agentworld_mcp.sim2real.score import RecordedTurn, turn_of
 
 from . import thirdparty
 from .conftest import CLI, ROOT, WORLDS, free_port, http_session, listening

@@ -57,7 +57,7 @@ def test_a_plain_assert_failure_lists_the_calls_per_episode(pytester: pytest.Pyt
     # Not test_agent.py: examples/langgraph has one, and pytest keys modules by basename.
     pytester.makepyfile(test_scripted_triage=f"""
         import pytest
-        from agentworld_mcp.langgraph import ScriptedChatModel
+        from agentworld_mcp.integrations.langgraph import ScriptedChatModel
         from my_agent import build_agent
 
         @pytest.mark.agentworld(world={TRACKER!r}, perturb={{"kind": "rate_limit", "tools": "add_comment"}})
@@ -140,7 +140,7 @@ def test_agentworld_save_writes_each_tests_trajectory_for_the_report(pytester: p
 def test_the_script_is_checked_against_the_agent(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_script=f"""
         import pytest
-        from agentworld_mcp.langgraph import ScriptedChatModel, ScriptError
+        from agentworld_mcp.integrations.langgraph import ScriptedChatModel, ScriptError
         from my_agent import build_agent
 
         def ask(agentworld, turns):

@@ -295,8 +295,8 @@ def test_a_cassette_miss_in_replay_mode_fails_the_test_clearly(pytester: pytest.
 
 def test_loading_the_plugin_imports_nothing_heavy() -> None:
     """The plugin loads into every pytest run where agentworld-mcp is installed: it must cost nothing."""
-    heavy = ('langchain_core', 'langgraph', 'openai', 'mcp', 'pydantic', 'jsonschema', 'yaml', 'agentworld_mcp.engine')
-    code = (f"import sys, agentworld_mcp.pytest_plugin; print([m for m in {heavy!r} if m in sys.modules])")
+    heavy = ('langchain_core', 'langgraph', 'openai', 'mcp', 'pydantic', 'jsonschema', 'yaml', 'agentworld_mcp.pipeline.engine')
+    code = (f"import sys, agentworld_mcp.integrations.pytest_plugin; print([m for m in {heavy!r} if m in sys.modules])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout.replace("'", '"')) == []
 

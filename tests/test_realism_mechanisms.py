@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from agentworld_mcp.backends.records import content_sha
-from agentworld_mcp.entities import build
+from agentworld_mcp.models.deterministic.records import content_sha
+from agentworld_mcp.world.entities import build
 
 from .conftest import stdio_session
 from .test_entity_model import S, tool

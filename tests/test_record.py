@@ -16,9 +16,9 @@ import pytest
 
 from agentworld_mcp import Simulator, load_world
 from agentworld_mcp.errors import TrajectoryWriteError
-from agentworld_mcp.export import agentworldbench
-from agentworld_mcp.prompt import OBSERVATION_MARKER, system_prompt
-from agentworld_mcp.record import TrajectoryRecorder, is_header, read_trajectory
+from agentworld_mcp.trajectories.export import agentworldbench
+from agentworld_mcp.models.prompt import OBSERVATION_MARKER, system_prompt
+from agentworld_mcp.trajectories.record import TrajectoryRecorder, is_header, read_trajectory
 
 from .conftest import WORLDS, stdio_session
 from .test_redis_store import redis_url  # noqa: F401  a redis-server of this module's own

@@ -20,7 +20,7 @@ import pytest
 
 from agentworld_mcp import Simulator, load_world
 from agentworld_mcp.errors import StateFileError
-from agentworld_mcp.store_redis import RedisStore
+from agentworld_mcp.state.store_redis import RedisStore
 
 from .conftest import CLI, WORLDS, free_port, http_session, listening, stdio_session
 from .scenarios import SCENARIOS, failures, run_scenario

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentworld_mcp import Simulator, WorldFileError, load_world
-from agentworld_mcp.roles import infer_role
-from agentworld_mcp.transport import fetch_tools
-from agentworld_mcp.values import generate
+from agentworld_mcp.world.roles import infer_role
+from agentworld_mcp.serve.transport import fetch_tools
+from agentworld_mcp.world.values import generate
 
 from . import thirdparty
 from .scenarios import CATALOGS, WORLDS

@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from agentworld_mcp import Simulator, TrajectoryRecorder, load_world
-from agentworld_mcp.backends.cassette import Cassette
-from agentworld_mcp.export import agentworldbench
+from agentworld_mcp.models.cassette import Cassette
+from agentworld_mcp.trajectories.export import agentworldbench
 
 from .conftest import ROOT, WORLDS
 from .fake_openai import FakeOpenAI

@@ -3,7 +3,7 @@
 The realism set's catalogs are one MCP server per service. Each catalog below is another
 server's for the same service, written after a public community server (tool names and
 arguments as that server has them, trimmed to a few tools), so the conventions must come
-from the service's profile (src/agentworld_mcp/service_profiles.py), not from anything the
+from the service's profile (src/agentworld_mcp/world/service_profiles.py), not from anything the
 realism catalogs taught. Every check cites the service's public documentation. A real MCP
 client drives the simulator over stdio; a catalog of no known service gets no profile.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agentworld_mcp import service_profiles
-from agentworld_mcp.entities import build
+from agentworld_mcp.world.entities import build
 
 from .conftest import stdio_session
 from .test_entity_model import S, tool

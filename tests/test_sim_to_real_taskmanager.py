@@ -105,8 +105,8 @@ def test_random_ids_keep_their_prefix_length_and_alphabet(tmp_path: Path) -> Non
 
     import asyncio
 
-    from agentworld_mcp.score import read_episodes, simulate
-    from agentworld_mcp.world import load_world
+    from agentworld_mcp.sim2real.score import read_episodes, simulate
+    from agentworld_mcp.world.world import load_world
 
     answers = asyncio.run(simulate(load_world(learned), read_episodes([tmp_path / "stripe.jsonl"])))
     made = [json.loads(a["content"][0]["text"])["id"] for turns in answers.values() for a in turns]

@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from agentworld_mcp.roles import infer_role
+from agentworld_mcp.world.roles import infer_role
 
 from .conftest import stdio_session
 from .scenarios import CATALOGS
@@ -123,7 +123,7 @@ async def test_episodes_have_separate_databases(tmp_path: Path) -> None:
 async def test_the_database_clock_is_the_simulated_clock_so_episodes_replay_byte_for_byte() -> None:
     """``DEFAULT CURRENT_TIMESTAMP`` reads the simulated clock (turn N is N minutes after the start)."""
     from agentworld_mcp import Simulator
-    from agentworld_mcp.world import load_world
+    from agentworld_mcp.world.world import load_world
 
     answers = []
     for _ in range(2):
@@ -286,6 +286,6 @@ async def test_structured_results_conform_to_the_tools_output_schema(tmp_path: P
 
 @pytest.mark.parametrize("catalog", [SQLITE, POSTGRES, MYSQL])
 def test_catalogs_load_as_worlds(catalog: Path) -> None:
-    from agentworld_mcp.world import load_world
+    from agentworld_mcp.world.world import load_world
 
     assert load_world(catalog).tools

@@ -13,9 +13,9 @@ import asyncio
 import pytest
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.episode import Episode
+from agentworld_mcp.state.episode import Episode
 from agentworld_mcp.errors import ConfigError
-from agentworld_mcp.store import MemoryStore, SqliteStore
+from agentworld_mcp.state.store import MemoryStore, SqliteStore
 
 from .conftest import WORLDS, stdio_session
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from agentworld_mcp import load_world
-from agentworld_mcp.cli import main
+from agentworld_mcp.cli.main import main
 from agentworld_mcp.errors import WorldFileError
 
 from .conftest import stdio_session

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from agentworld_mcp.backends.wrapping import WRAP_MARKER, printed, wrapped_schema
+from agentworld_mcp.models.deterministic.wrapping import WRAP_MARKER, printed, wrapped_schema
 
 from .conftest import stdio_session
 

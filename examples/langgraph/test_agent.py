@@ -34,7 +34,7 @@ from triage_agent import build_agent
 from tracker_tools import TOOLS as REAL_TOOLS
 
 from agentworld_mcp import Simulator, load_world
-from agentworld_mcp.langgraph import ThreadEpisodes, atool_call_wrapper, simulated_tools, tool_call_wrapper
+from agentworld_mcp.integrations.langgraph import ThreadEpisodes, atool_call_wrapper, simulated_tools, tool_call_wrapper
 
 WORLD = Path(__file__).resolve().parents[1] / "worlds" / "issue-tracker.yaml"
 SERVE = [sys.executable, "-m", "agentworld_mcp", "serve", str(WORLD)]

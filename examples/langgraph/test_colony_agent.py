@@ -22,8 +22,8 @@ from langchain_mcp_adapters.client import MultiServerMCPClient
 from langchain_mcp_adapters.tools import load_mcp_tools
 from triage_agent import build_agent
 
-from agentworld_mcp.facts import facts_path, read_facts
-from agentworld_mcp.world import bundled_world
+from agentworld_mcp.fiction.facts import facts_path, read_facts
+from agentworld_mcp.world.world import bundled_world
 
 pytestmark = pytest.mark.agentworld(world="../worlds/mars-colony.yaml")
 

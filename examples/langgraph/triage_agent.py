@@ -112,7 +112,7 @@ def build_agent(tools: Sequence[BaseTool], *, model: BaseChatModel | None = None
     """The agent graph: model -> tools -> model ... until the model answers without a tool call.
 
     ``wrap_tool_call``/``awrap_tool_call`` go to the ``ToolNode`` (that is how
-    :func:`agentworld_mcp.langgraph.tool_call_wrapper` plugs in). A checkpointer keeps each
+    :func:`agentworld_mcp.integrations.langgraph.tool_call_wrapper` plugs in). A checkpointer keeps each
     thread's conversation across ``invoke`` calls (an in-memory one by default).
     """
     bound = (model or TriageModel()).bind_tools(tools)

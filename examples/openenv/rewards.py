@@ -9,7 +9,7 @@ ledger snapshot, live entities by collection (``{"issues": [{...}, ...]}``), the
 
 from __future__ import annotations
 
-from agentworld_mcp.openenv import EpisodeView
+from agentworld_mcp.integrations.openenv import EpisodeView
 
 
 def issues_closed(view: EpisodeView) -> float:

@@ -19,21 +19,21 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
-    "Prediction": "backends.base", "Step": "backends.base", "WorldModel": "backends.base",
-    "SchemaWorldModel": "backends.schema",
-    "Outcome": "engine", "Simulator": "engine", "Stats": "engine",
-    "SimulatorConfig": "config", "BackendKind": "kinds", "RecordMode": "kinds", "Gate": "step",
-    "DEFAULT_EPISODE": "episode", "Episode": "episode", "Turn": "episode",
+    "Prediction": "models.base", "Step": "models.base", "WorldModel": "models.base",
+    "SchemaWorldModel": "models.deterministic.schema",
+    "Outcome": "pipeline.engine", "Simulator": "pipeline.engine", "Stats": "pipeline.engine",
+    "SimulatorConfig": "pipeline.config", "BackendKind": "world.kinds", "RecordMode": "world.kinds", "Gate": "state.step",
+    "DEFAULT_EPISODE": "state.episode", "Episode": "state.episode", "Turn": "state.episode",
     "AgentWorldError": "errors", "CassetteMissError": "errors", "ConfigError": "errors",
     "EpisodeNotFoundError": "errors", "InvalidObservationError": "errors", "MissingExtraError": "errors",
     "ModelEndpointError": "errors", "SimulatorError": "errors", "SimulatorFailedError": "errors",
     "SimulatorBugError": "errors", "InvalidSelectorError": "errors",
     "StateFileError": "errors", "UnknownToolError": "errors", "WorldFileError": "errors",
-    "Effect": "ledger", "Entity": "ledger", "Ledger": "ledger",
-    "TrajectoryRecorder": "record",
-    "ToolResult": "result",
-    "MemoryStore": "store", "SqliteStore": "store", "RedisStore": "store_redis",
-    "World": "world", "load_world": "world", "load_world_data": "world",
+    "Effect": "state.ledger", "Entity": "state.ledger", "Ledger": "state.ledger",
+    "TrajectoryRecorder": "trajectories.record",
+    "ToolResult": "state.result",
+    "MemoryStore": "state.store", "SqliteStore": "state.store", "RedisStore": "state.store_redis",
+    "World": "world.world", "load_world": "world.world", "load_world_data": "world.world",
 }
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
@@ -53,21 +53,21 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # for type checkers and IDEs; at run time __getattr__ imports on first use
-    from .backends.base import Prediction, Step, WorldModel
-    from .backends.schema import SchemaWorldModel
-    from .config import SimulatorConfig
-    from .engine import Outcome, Simulator, Stats
-    from .episode import DEFAULT_EPISODE, Episode, Turn
+    from .models.base import Prediction, Step, WorldModel
+    from .models.deterministic.schema import SchemaWorldModel
+    from .pipeline.config import SimulatorConfig
+    from .pipeline.engine import Outcome, Simulator, Stats
+    from .state.episode import DEFAULT_EPISODE, Episode, Turn
     from .errors import (
         AgentWorldError, CassetteMissError, ConfigError, EpisodeNotFoundError, InvalidObservationError,
         InvalidSelectorError, MissingExtraError, ModelEndpointError, SimulatorBugError, SimulatorError,
         SimulatorFailedError, StateFileError, UnknownToolError, WorldFileError,
     )
-    from .kinds import BackendKind, RecordMode
-    from .ledger import Effect, Entity, Ledger
-    from .record import TrajectoryRecorder
-    from .result import ToolResult
-    from .step import Gate
-    from .store import MemoryStore, SqliteStore
-    from .store_redis import RedisStore
-    from .world import World, load_world, load_world_data
+    from .world.kinds import BackendKind, RecordMode
+    from .state.ledger import Effect, Entity, Ledger
+    from .trajectories.record import TrajectoryRecorder
+    from .state.result import ToolResult
+    from .state.step import Gate
+    from .state.store import MemoryStore, SqliteStore
+    from .state.store_redis import RedisStore
+    from .world.world import World, load_world, load_world_data

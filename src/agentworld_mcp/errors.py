@@ -3,7 +3,7 @@
 Two kinds of failure are never mixed (see docs/architecture.md):
 
 * a *simulated* tool failure (invalid arguments, not found, an injected 429) is not an
-  exception at all: it is a :class:`~agentworld_mcp.result.ToolResult` with ``is_error=True``;
+  exception at all: it is a :class:`~agentworld_mcp.state.result.ToolResult` with ``is_error=True``;
 * a bug or misconfiguration of the simulator itself is one of the exceptions below. Each
   message says what is wrong and what to do about it.
 """

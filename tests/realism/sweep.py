@@ -2,7 +2,7 @@
 
 One ``agentworld-mcp serve CATALOG.json`` process per catalog; each tool gets ``CALLS``
 calls whose arguments are generated from its ``inputSchema`` with a seed
-(:func:`agentworld_mcp.values.generate`). What can go wrong is counted by kind:
+(:func:`agentworld_mcp.world.values.generate`). What can go wrong is counted by kind:
 
 * ``protocol``: a JSON-RPC error instead of a tool result;
 * ``hang``: no answer within ``CALL_TIMEOUT_S``;
@@ -33,7 +33,7 @@ from .harness import catalog_path
 
 CALLS = 10
 CALL_TIMEOUT_S = 10.0
-#: How the engine words a failure of its own (engine.py), as opposed to the simulated tool's.
+#: How the engine words a failure of its own (pipeline/engine.py), as opposed to the simulated tool's.
 SIMULATOR_ERROR = "[agentworld-mcp simulator error"
 JSONDict = dict[str, Any]
 

@@ -2,6 +2,9 @@
 
 See docs/perturbations.md. The engine calls :class:`PolicyPerturber` for every tool call;
 the policy comes from the world file, the run (``--perturb``), the episode and the call.
+
+May import: :mod:`agentworld_mcp.state`, :mod:`agentworld_mcp.world`,
+:mod:`agentworld_mcp.errors`; never the world models or the pipeline.
 """
 
 from __future__ import annotations

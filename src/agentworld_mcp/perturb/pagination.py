@@ -29,8 +29,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..catalog import ToolSpec
-from ..paging_names import (
+from ..world.catalog import ToolSpec
+from ..world.paging_names import (
     CURSOR_ARGS,
     MORE_FIELDS,
     NEXT_FIELDS,
@@ -40,8 +40,8 @@ from ..paging_names import (
     SIZE_ARGS,
     SIZE_FIELDS,
 )
-from ..paging_names import TOTAL_FIELDS as _TOTAL_FIELDS
-from ..result import ToolResult, dump_json
+from ..world.paging_names import TOTAL_FIELDS as _TOTAL_FIELDS
+from ..state.result import ToolResult, dump_json
 
 JSONDict = dict[str, Any]
 

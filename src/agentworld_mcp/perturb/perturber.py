@@ -1,7 +1,7 @@
 """The perturbation stage of the step pipeline (see docs/architecture.md).
 
 ``before`` runs after argument validation and before the world model and returns a
-:class:`~agentworld_mcp.step.Gate`: it may delay the call, add plain-language events for
+:class:`~agentworld_mcp.state.step.Gate`: it may delay the call, add plain-language events for
 the world model, serve a later page from a snapshot, answer with an injected error (the
 world model is never asked, so the ledger is untouched: a failed create creates nothing),
 or hand back a fault (JSON-RPC error, hang) for the engine to deliver. ``after`` cuts a
@@ -21,11 +21,11 @@ import logging
 import time
 from typing import Any
 
-from ..catalog import ToolSpec
+from ..world.catalog import ToolSpec
 from ..errors import InjectedFault, InjectedHang, InjectedProtocolError
-from ..result import ToolResult
-from ..step import OPEN, Gate, Step
-from ..world import World
+from ..state.result import ToolResult
+from ..state.step import OPEN, Gate, Step
+from ..world.world import World
 from . import pagination as pg
 from . import wording
 from .policy import ERROR_KINDS, Policy, Rule, parse_cached, parse_policy

@@ -27,7 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from ..errors import PerturbationPolicyError
-from ..roles import ToolRole
+from ..world.roles import ToolRole
 from .presets import PRESETS
 
 JSONDict = dict[str, Any]

@@ -12,8 +12,8 @@ import math
 import random
 from typing import Any
 
-from ..catalog import ToolSpec
-from ..roles import singular, words
+from ..world.catalog import ToolSpec
+from ..world.roles import singular, words
 from .policy import Rule, Style
 
 JSONDict = dict[str, Any]

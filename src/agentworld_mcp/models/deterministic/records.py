@@ -1,0 +1,338 @@
+"""Record-style entities as the service would shape them, from the catalog's entity model.
+
+The record handlers of :mod:`.schema` ask here for what the catalog says about an entity
+(:mod:`agentworld_mcp.world.entities`): its key within its scope, a new entity's key in the
+service's format (``4``, ``cus_4``, ``1773046800.000100``), the fields a new entity starts
+with (status, human identifier, url, timestamps, fields the descriptions promise), which
+items a plain list shows (not the completed or archived ones) and what an update changes.
+Everything is a pure function of the step: nothing here changes the episode.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ...world import service_profiles, values
+from ...world.conventions import plain_id
+from ...world.entities import EntityType
+from ...state.ledger import Entity
+from ...world.roles import ToolRole
+from .common import clock, now_iso
+from .id_formats import new_id as learned_id
+from .common import entity_model as model
+
+if TYPE_CHECKING:
+    from ..base import Step
+
+JSONDict = dict[str, Any]
+_CREATED = "created_at"
+#: Update arguments that hold the changes as an object (``fields: {status: done}``).
+_CHANGE_OBJECTS = ("fields", "updates", "update", "changes", "data", "properties", "attributes", "patch", "values")
+#: Fields a description may promise that start at zero (``Returns the account with its balance``).
+_ZERO_FIELDS = ("balance", "amount", "total", "count", "quantity", "score", "points", "likes", "votes", "size")
+#: Other entity fields an agent may name an entity by (``ENG-42``, a number, a ts).
+ALIASES = ("identifier", "number", "key", "slug", "ts", "name")
+#: States that take an item out of a plain list (a closed issue stays listed; a completed task does not).
+_HIDDEN = frozenset({"completed", "complete", "done", "archived", "deleted", "cancelled", "canceled"})
+
+
+def entity_type(step: Step, role: ToolRole) -> EntityType | None:
+    return model(step).entity(role.collection) if role.style == "record" else None
+
+
+def creatable(step: Step, role: ToolRole) -> bool:
+    """Whether the catalog has a tool that creates this collection's entities (so a list of none is ``[]``)."""
+    known = entity_type(step, role)
+    roles = model(step).roles
+    return known is not None and any(roles[n].kind == "create" for n in known.tools if n in roles)
+
+
+# -- keys ------------------------------------------------------------------------------------------
+
+
+def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0) -> Any:
+    """A fresh identifier of the type the schema gives (``4``, a UUID), else the catalog's convention."""
+    scope = role.scope_of(step.arguments)
+    number = step.episode.ledger.next_number(role.collection, scope) + offset
+    key_schema = ((schema or {}).get("properties") or {}).get(role.key_field) or {}
+    declared = key_schema.get("type")
+    kinds: list[Any] = declared if isinstance(declared, list) else [declared]
+    known = entity_type(step, role)
+    if "integer" in kinds or "number" in kinds:
+        return number
+    if (learned := learned_id(step, role.collection, number)) is not None:  # the real server's format (``learn``)
+        return learned
+    if key_schema.get("format") == "uuid" or role.key_field == "uuid":
+        return str(values.generate({"type": "string", "format": "uuid"},
+                                   random.Random(f"{step.episode.seed}:{role.collection}:{number}"), "uuid"))
+    if key_schema.get("pattern") or key_schema.get("enum"):
+        return values.generate(key_schema, step.rng, role.key_field)
+    if known is not None and (not key_schema or set(key_schema) <= {"type", "description", "title"}):
+        # a bare ``{"type": "string"}`` says nothing of the format: the catalog's convention decides
+        if known.conventions.ts_key:  # Slack-style: the message's own timestamp, unique per channel
+
+            return f"{int(clock(step.turn).timestamp())}.{number:06d}"
+        if known.conventions.identifier and known.conventions.identifier[0] == role.key_field:
+            team = _team_key(step, role) or known.conventions.identifier[1]  # Jira: the key is ``ROC-1``
+            return f"{team}-{_next_in_series(step, role, role.key_field, team) + offset}"
+        if known.conventions.id_prefix:
+            return f"{known.conventions.id_prefix}{number}"
+        if known.conventions.uuid_ids and role.key_field == "id":
+            return _unused(step, role, number - offset, offset, lambda n: str(values.generate(
+                {"type": "string", "format": "uuid"}, random.Random(f"{step.episode.seed}:{role.collection}:{n}"),
+                "uuid")))
+        id_format = known.conventions.id_format
+        if id_format and role.key_field == "id" and service_profiles.new_id(id_format, 1, "") is not None:
+            return _unused(step, role, number - offset, offset, lambda n: str(service_profiles.new_id(
+                id_format, n, f"{step.episode.seed}:{role.collection}")))  # a service profile's: ``C0G8...``
+        if known.key_type == "integer" or role.key_field == "number":
+            return number
+    return plain_id(role.collection, number)
+
+
+def _unused(step: Step, role: ToolRole, number: int, offset: int, make: Callable[[int], str]) -> str:
+    """An opaque id (a UUID, ``C0G8...``) no entity of the collection has had: its digits say nothing
+    of the sequence, so the count of live entities places it, and taken ones are skipped."""
+    ledger = step.episode.ledger
+    start = max(number, len(ledger.items(role.collection)) + 1) + offset
+    for n in range(start, start + 64):
+        candidate = make(n)
+        if ledger.get(role.collection, role.scoped(step.arguments, candidate), include_deleted=True) is None:
+            return candidate
+    return make(start)
+
+
+def lookup(step: Step, role: ToolRole, key: str) -> Entity | None:
+    """The live entity the key names: by ledger key, else by a field an agent may use instead
+    (``ENG-42`` for an issue keyed by uuid). The scan runs only when the direct lookup misses."""
+    ledger = step.episode.ledger
+    found = ledger.get(role.collection, key)
+    if found is not None or role.style != "record":
+        return found
+    raw = next((str(step.arguments[a]) for a in role.key_args if a in step.arguments), None)
+    if raw is None:
+        return None
+    scope = dict(zip(role.scope_args, role.scope_of(step.arguments)))
+    for entity in ledger.items(role.collection):
+        fields = entity.fields
+        if any(str(fields.get(a)) == raw for a in ALIASES + (role.key_field,) if a in fields) and all(
+                str(fields.get(k, "")) == v for k, v in scope.items()):
+            return entity
+    return None
+
+
+# -- a new entity ------------------------------------------------------------------------------------
+
+
+def starting_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any, schema: JSONDict | None) -> None:
+    """What a new entity has at this service besides what the caller gave (added to ``fields`` in place).
+
+    Only where no outputSchema decides: its state (``status: open``, ``draft`` before
+    ``finalize``), human identifier (``ENG-5``), url built from its scope, creation time,
+    and fields the descriptions promise that have an obvious start (``balance: 0``).
+    """
+    known = entity_type(step, role)
+    if known is None:
+        return
+    props = (schema or {}).get("properties") or {}
+    c = known.conventions
+    if c.status_field and c.initial_status and c.status_field not in fields and (not props or c.status_field in props):
+        fields[c.status_field] = c.initial_status
+    if c.identifier and c.identifier[0] not in fields and (not props or c.identifier[0] in props):
+        team = _team_key(step, role) or c.identifier[1]
+        fields[c.identifier[0]] = f"{team}-{_next_in_series(step, role, c.identifier[0], team)}"
+    for url_field in (c.url[0] if c.url else ()):
+        if url_field not in fields and (not props or url_field in props):
+            scope = {name: value for name, value in zip(role.scope_args, role.scope_of(step.arguments))}
+            try:
+                fields[url_field] = c.url[1].format(key=key_value, **scope)  # type: ignore[index]
+            except (KeyError, IndexError, ValueError):
+                pass
+    if "sha" in known.fields and isinstance(fields.get("content"), str) and (not props or "sha" in props):
+        fields["sha"] = content_sha(fields["content"])  # what a git host names the file's content by
+    for flag in ("completed", "is_completed", "archived", "is_archived", "checked", "done", "deleted", "is_deleted"):
+        if flag not in fields and (flag in props or (not props and flag in known.fields)):
+            sub = props.get(flag) or {"type": "boolean"}
+            if isinstance(sub, dict) and sub.get("type") == "boolean":
+                fields[flag] = False  # a new item is not done yet
+    _profiled_fields(step, role, fields, key_value, props)
+    if props:
+        return
+    if role.key_field != "number" and known.key_type == "integer" and "number" in known.fields:
+        fields.setdefault("number", key_value)
+    created = c.created[0] if c.created else next(
+        (f for f in known.fields if f in ("created_at", "createdAt", "created", "date_created")), None)
+
+    if created or not role.key_args:  # the service made it (a caller-named key-value entry has no timestamp)
+        fields.setdefault(created or _CREATED, now_iso(step.turn))
+    for name in known.fields:
+        if name not in fields and name in _ZERO_FIELDS:
+            fields[name] = 0
+        elif name not in fields and name in c.inactive_flags:
+            fields[name] = False
+
+
+def _profiled_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any, props: JSONDict) -> None:
+    """What the service's published profile says a new object carries (``object: page``, a
+    ``buy.stripe.com`` url, ``htmlLink``, ``ref: refs/heads/NAME``), where the caller and the
+    catalog gave nothing and any outputSchema has room for it."""
+    known = entity_type(step, role)
+    c = known.conventions if known is not None else None
+    if c is None or c.service is None:
+        return
+    profile = service_profiles.PROFILES[c.service]
+    if c.created and c.created[0] not in fields and (not props or c.created[0] in props):
+        moment = clock(step.turn)
+        fields[c.created[0]] = (int(moment.timestamp()) if c.created[1] == "unix" else
+                                moment.strftime("%Y-%m-%dT%H:%M:%S.000Z") if c.created[1] == "iso_ms" else
+                                now_iso(step.turn))
+    if not c.starting:
+        return
+    scope = dict(zip(role.scope_args, role.scope_of(step.arguments)))
+    values_ = service_profiles.placeholders({**scope, **fields}, key_value, role.collection, profile.defaults)
+    for name, value in service_profiles.rendered_fields(c.starting, values_).items():
+        if name not in fields and (not props or name in props):
+            fields[name] = value
+
+
+def _team_key(step: Step, role: ToolRole) -> str | None:
+    """The key human identifiers start with: a project key given (``project_key: ROC``), or the key of
+    the parent named by a foreign id (``teamId`` of a team whose ``key`` is ``ROC``)."""
+    for name, value in step.arguments.items():
+        if (name == "key" or name.endswith(("_key", "Key"))) and isinstance(value, str) and value.isupper():
+            return value
+    ledger = step.episode.ledger
+    from ...world.roles import id_stem, collection_name
+
+    for name in role.foreign_keys or tuple(a for a in step.arguments if a.endswith(("_id", "Id"))):
+        value, stem = step.arguments.get(name), id_stem(name)
+        parent = ledger.get(collection_name(stem), value) if stem and isinstance(value, (str, int)) else None
+        key = parent.fields.get("key") if parent is not None else None
+        if isinstance(key, str) and key:
+            return key
+    return None
+
+
+def _next_in_series(step: Step, role: ToolRole, name: str, team: str) -> int:
+    """The next number of ``TEAM-n`` identifiers (a scan of the collection: creates only)."""
+    prefix, highest = f"{team}-", 0
+    for entity in step.episode.ledger.items(role.collection):
+        value = entity.fields.get(name)
+        if isinstance(value, str) and value.startswith(prefix) and value[len(prefix):].isdigit():
+            highest = max(highest, int(value[len(prefix):]))
+    return highest + 1
+
+
+# -- lists ---------------------------------------------------------------------------------------------
+
+
+def active(step: Step, role: ToolRole, item: JSONDict) -> bool:
+    """Whether a list shows ``item``: a state filter the caller gave decides; without one, the
+    service's default (``state`` defaults to ``open``) or its active items (not completed or archived)."""
+    known = entity_type(step, role)
+    status_field = known.conventions.status_field if known else None
+    for name in (status_field, "status", "state"):
+        if name and name in step.arguments:
+            return True  # the filter decides (``matches``), ``all`` included
+    props = (step.tool.input_schema.get("properties") or {})
+    for name in (status_field, "status", "state"):
+        schema = props.get(name) if name else None
+        if isinstance(schema, dict) and isinstance(schema.get("default"), str) and name in item:
+            wanted = schema["default"]
+            return wanted.casefold() in ("all", "any") or str(item[name]).casefold() == wanted.casefold()
+    for flag in ("completed", "is_completed", "archived", "is_archived", "checked", "is_deleted"):
+        if item.get(flag) is True and flag not in step.arguments:
+            return False
+    state = item.get(status_field or "status", item.get("state"))
+    if not isinstance(state, str):
+        return True
+    schema = props.get(status_field or "status") or props.get("state") or {}
+    enum = [v for v in (schema.get("enum") or []) if isinstance(v, str)] if isinstance(schema, dict) else []
+    everything = [v for v in enum if v.casefold() in ("all", "any")]
+    if everything:  # a filter offering ``all`` defaults to the first state (GitHub: open | closed | all)
+        return state == next(v for v in enum if v not in everything)
+    return state.casefold() not in _HIDDEN
+
+
+_LOWER = ("timeMin", "time_min", "since", "after", "start_after", "from_date", "start_date", "startDate",
+          "min_date", "created_after", "updated_after", "date_from")
+_UPPER = ("timeMax", "time_max", "until", "before", "end_before", "to_date", "end_date", "endDate", "max_date",
+          "created_before", "updated_before", "date_to")
+_WHEN = ("start", "start_time", "startTime", "date", "due", "due_date", "dueDate", "scheduled_at", "created_at",
+         "createdAt", "updated_at", "timestamp")
+
+
+def bound_check(name: str, wanted: Any, item: JSONDict, role: ToolRole) -> bool | None:
+    """Filters that are not equality: a glob or prefix on the key (``pattern: session:*``) and time
+    bounds on the item's date (``timeMin``/``timeMax``, ``since``). None: not such a filter."""
+    if name in ("pattern", "glob", "match", "prefix", "key_pattern") and isinstance(wanted, str):
+        import fnmatch
+
+        key = str(item.get(role.key_field, ""))
+        return key.startswith(wanted) if name == "prefix" else fnmatch.fnmatchcase(key, wanted)
+    if name in _LOWER or name in _UPPER:
+        when = next((_moment(item[f]) for f in _WHEN if f in item and _moment(item[f])), None)
+        if when is None or not isinstance(wanted, str):
+            return None
+        # ISO 8601 strings compare in time order when written alike; compare on the shorter prefix.
+        size = min(len(when), len(wanted), 19)
+        return when[:size] >= wanted[:size] if name in _LOWER else when[:size] <= wanted[:size]
+    return None
+
+
+def _moment(value: Any) -> str | None:
+    if isinstance(value, dict):  # Google Calendar's ``start: {dateTime}`` / ``{date}``
+        value = value.get("dateTime") or value.get("date")
+    return value if isinstance(value, str) and value[:4].isdigit() and "-" in value[:8] else None
+
+
+def wants_all(step: Step, role: ToolRole, name: str) -> bool:
+    """``state: all`` selects every state."""
+    value = step.arguments.get(name)
+    known = entity_type(step, role)
+    all_values = known.conventions.all_values if known else ()
+    return isinstance(value, str) and (value in all_values or value.casefold() in ("all", "any"))
+
+
+# -- updates -----------------------------------------------------------------------------------------
+
+
+def changes_of(step: Step, role: ToolRole, current: JSONDict | None = None) -> JSONDict:
+    """Every field the update sets: its arguments (not the key or scope), and those given as one object.
+    An object the entity already has as a field (Notion's page ``properties``) is updated in place."""
+    skip = set(role.key_args) | set(role.scope_args) | {role.extra.get("selector")}
+    changes: JSONDict = {}
+    for name, value in step.arguments.items():
+        if name in skip or value is None:
+            continue
+        if name in _CHANGE_OBJECTS and isinstance(value, str) and value.lstrip().startswith("{"):
+            value = _json_object(value)  # mcp-atlassian's ``fields='{"summary": ...}'``
+        if name in _CHANGE_OBJECTS and isinstance(value, dict) and isinstance((current or {}).get(name), dict):
+            changes[name] = {**copy.deepcopy((current or {})[name]), **copy.deepcopy(value)}
+        elif name in _CHANGE_OBJECTS and isinstance(value, dict):
+            changes.update(copy.deepcopy(value))
+        else:
+            changes[name] = copy.deepcopy(value)
+    return changes
+
+
+def _json_object(text: str) -> Any:
+    """The object a JSON string holds, else the string itself."""
+    import json
+
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return text
+    return parsed if isinstance(parsed, dict) else text
+
+
+def content_sha(content: str) -> str:
+    """The git blob id of ``content`` (``git hash-object``): deterministic, and what git hosts return."""
+    import hashlib
+
+    data = content.encode()
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()

@@ -1,0 +1,540 @@
+"""The built-in deterministic world model: no GPU, no API key, byte-reproducible.
+
+It infers what each tool does (:mod:`agentworld_mcp.world.roles`), answers from the episode's
+ledger (creations are readable, updates show, deletions are gone) and invents whatever
+else the output needs from the tool's schemas, with the step's seeded generator. Three
+styles of resource get the behaviour and wording of the real services they stand for:
+REST-like records (here), a file store keyed by path (:mod:`.files`) and a knowledge graph
+of named entities (:mod:`.graph`).
+
+``predict`` never changes the episode: it returns the effects, and the engine applies
+them only when the call succeeds. That also lets :mod:`agentworld_mcp.pipeline.reconcile` ask
+"what would this call change?" about a language model's observation.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from ...state.ledger import Effect, Entity, identity
+from ...state.result import dump_json
+from ...world.roles import ToolRole, collection_name, normalise_key
+from . import paging, ranking, records
+from ..base import Prediction, Step
+from .common import (
+    CREATED_FIELDS, UPDATED_FIELDS, action_answer, render_entity, render_list, is_scalar, clock, conform, error, fill,
+    item_schema, not_found, now_iso,
+)
+from .forms import in_object_forms
+from .kv_text import worded
+from .next_item import first_pending
+from .query_lang import holds, is_expression
+from .served import predict_as_served
+from .service_envelope import enveloped
+
+JSONDict = dict[str, Any]
+
+
+
+class SchemaWorldModel:
+    name = "schema"
+
+    async def predict(self, step: Step) -> Prediction:
+        from .shape import predict_in_shape  # a tool's `enrich`ed output shape, when it has one
+
+        return predict_in_shape(step, predict)
+
+    async def aclose(self) -> None:
+        return None
+
+
+def predict(step: Step) -> Prediction:
+    """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
+    if (served := predict_as_served(step, predict)) is not None:  # wrapped results, in-band failures: served.py
+        return served
+    from .timezones import predict_time  # times in IANA zones are computed, not invented
+
+    if (computed := predict_time(step, clock(step.turn))) is not None:
+        return computed
+    role = step.role  # a consolidated tool's action argument may select another role per call
+    if role.style == "file":
+        from .files import predict_file
+
+        return predict_file(step, role)
+    if role.style == "graph":
+        from .graph import predict_graph
+
+        return predict_graph(step, role)
+    if role.style == "sql":
+        from .sql import predict_sql
+
+        return predict_sql(step, role)
+    handler = _HANDLERS.get(role.kind, action_answer)
+    # a profiled service's envelope (Slack's ``ok: true``) around a key-value store's prose around
+    # the first pending item of a ``get_next_task`` (one item, not a list)
+    return enveloped(step, role, worded(step, role, first_pending(step, role, handler(step, role))))
+
+
+# -- record style: REST-like entities with ids ------------------------------------------------------
+
+
+def _new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0) -> Any:
+    """A fresh identifier: typed as the schema says, else in the catalog's convention (see :mod:`.records`)."""
+    return records.new_key(step, role, schema, offset)
+
+
+def _missing_reference(step: Step, role: ToolRole) -> Prediction | None:
+    """``add_comment(issue_id=999)`` fails like the service when issue 999 is known not to exist."""
+    ledger = step.episode.ledger
+    for arg in role.foreign_keys:
+        value = step.arguments.get(arg)
+        if not isinstance(value, (str, int)) or isinstance(value, bool):
+            continue
+        from ...world.roles import id_stem
+
+        stem = id_stem(arg)
+        if stem is None:
+            continue
+        target = collection_name(stem)
+        scoped = records.model(step).entity(target)
+        if scoped is not None and scoped.scope and all(a in step.arguments for a in scoped.scope):
+            from ...state.ledger import compound_key
+
+            value = compound_key(*(step.arguments[a] for a in scoped.scope), value)
+        if target in ledger.collections() and ledger.get(target, value) is None and not _only_observed(ledger, target):
+            from dataclasses import replace
+
+            return not_found(step, replace(role, collection=target, style="record"), str(step.arguments[arg]))
+    return None
+
+
+def _only_observed(ledger: Any, collection: str) -> bool:
+    """Whether all the world knows of ``collection`` is a listing's sample (``observed.py``): other ids may exist."""
+    return all(e.status == "observed" for e in ledger.items(collection))
+
+
+def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | None,
+                offset: int = 0) -> tuple[str, JSONDict] | Prediction:
+    """The key and stored fields of an entity created from ``given`` (arguments, or one batch item)."""
+    ledger = step.episode.ledger
+    skip = (role.batch_arg, role.extra.get("selector"))  # the action argument is not a field of the entity
+    fields = {k: copy.deepcopy(v) for k, v in given.items() if v is not None and k not in skip}
+    if not step.tool.output_schema:  # ``start: '2026-12-01T10:00'`` kept as ``{"dateTime": ...}`` (forms.py)
+        fields = in_object_forms(step.tool.input_schema, fields, step.arguments)
+    props = (schema or {}).get("properties") or {}
+    for prop, sub in (step.tool.input_schema.get("properties") or {}).items():
+        wanted = prop in props or not props
+        if wanted and prop not in fields and isinstance(sub, dict) and "default" in sub:
+            fields[prop] = copy.deepcopy(sub["default"])
+    key_value = next((given[a] for a in role.key_args if is_scalar(given.get(a))), None)
+    if key_value is None and is_scalar(given.get(role.key_field)):
+        key_value = given[role.key_field]
+    if key_value is not None:
+        key = role.scoped(given, normalise_key(role.style, key_value))
+        if ledger.get(role.collection, key) is not None and not role.extra.get("upsert"):
+            return error(f"{role.noun} {key_value} already exists")
+        fields.setdefault(role.key_field, key_value)
+    else:
+        key_value = _new_key(step, role, schema, offset)
+        fields = {role.key_field: key_value, **fields}
+        key = role.scoped(step.arguments, str(key_value))
+    for name in CREATED_FIELDS + UPDATED_FIELDS:
+        if name in props and name not in fields:
+            fields[name] = now_iso(step.turn)
+    records.starting_fields(step, role, fields, key_value, schema)
+    _like_siblings(step, role, fields, str(key_value), schema)
+    return key, fill(fields, schema, step.rng, step.turn)
+
+
+def _like_siblings(step: Step, role: ToolRole, fields: JSONDict, key: str, schema: JSONDict | None) -> None:
+    """Required fields that embed the key in existing entities do so in the new one too.
+
+    Seed issue 1 has ``url: https://tracker.acme.test/rocket/issues/1``, so issue 4 gets
+    ``.../issues/4`` rather than an invented address.
+    """
+    required = (schema or {}).get("required") or ()
+    missing = [name for name in required if name not in fields]
+    if not missing:
+        return
+    last = step.episode.ledger.last(role.collection)
+    if last is None:
+        return
+    for name in missing:
+        value = last.fields.get(name)
+        if isinstance(value, str) and value.endswith("/" + last.key):
+            fields[name] = value[: -len(last.key)] + key
+
+
+
+def _create(step: Step, role: ToolRole) -> Prediction:
+    problem = _missing_reference(step, role)
+    if problem is not None:
+        return problem
+    schema = item_schema(step, role)
+    batch = step.arguments.get(role.batch_arg) if role.batch_arg else None
+    if isinstance(batch, list):
+        created: list[JSONDict] = []
+        effects: list[Effect] = []
+        keys: set[str] = set()
+        scope = {a: step.arguments[a] for a in role.scope_args if a in step.arguments}
+        for item in batch:
+            if not isinstance(item, dict):
+                continue
+            made = _new_entity(step, role, {**scope, **item}, schema, offset=len(effects))  # in the call's scope
+            if isinstance(made, Prediction):
+                return made
+            key, entity = made
+            if key in keys:
+                return error(f"{role.noun} {key} appears twice in {role.batch_arg}")
+            keys.add(key)
+            effects.append(Effect("create", role.collection, key, entity))
+            created.append(entity)
+        return Prediction(render_list(step, role, created), effects=effects)
+    children = role.extra.get("children") or {}
+    given = {k: v for k, v in step.arguments.items() if k not in children}
+    made = _new_entity(step, role, given, schema)
+    if isinstance(made, Prediction):
+        return made
+    key, entity = made
+    effects = []
+    shown = dict(entity)
+    for arg, (collection, link) in children.items():
+        entity.setdefault(link, entity.get(role.key_field))  # the name the children (and callers) use for it
+        shown = {link: entity[link], **shown}
+        made_children = _new_children(step, role, collection, link, entity[link], step.arguments.get(arg))
+        if isinstance(made_children, Prediction):
+            return made_children
+        effects += [Effect("create", collection, k, e) for k, e in made_children]
+        shown[arg] = [e for _, e in made_children]
+    effects.insert(0, Effect("create", role.collection, key, entity))
+    return Prediction(render_entity(step, role, shown), effects=effects)
+
+
+def _new_children(step: Step, role: ToolRole, collection: str, link: str, parent: Any,
+                  items: Any) -> list[tuple[str, JSONDict]] | Prediction:
+    """The entities a create makes inside the new one (``request_planning(tasks: [...])`` makes each task)."""
+    from dataclasses import replace
+
+    known = records.model(step).entity(collection)
+    child_role = replace(role, collection=collection, key_args=(), batch_arg=None, extra={}, foreign_keys=(link,),
+                         key_field=known.key_field if known else "id", scope_args=(), wrapper=None)
+    made: list[tuple[str, JSONDict]] = []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict):
+            continue
+        child = _new_entity(step, child_role, {**item, link: parent}, None, offset=len(made))
+        if isinstance(child, Prediction):
+            return child
+        made.append(child)
+    return made
+
+
+def _target(step: Step, role: ToolRole) -> tuple[str | None, Entity | None]:
+    key = role.key_of(step.arguments)
+    if key is None:
+        return None, None
+    entity = records.lookup(step, role, key)
+    return (entity.key if entity is not None else key), entity
+
+
+def _filled(step: Step, role: ToolRole, entity: Entity) -> tuple[JSONDict, list[Effect]]:
+    """The entity as the output schema needs it; fields it had to invent are kept (same answer next time)."""
+    fields = copy.deepcopy(entity.fields)
+    schema = item_schema(step, role)
+    full = fill(fields, schema, step.rng, entity.created_turn or 0) if schema else fields
+    added = {k: v for k, v in full.items() if k not in fields}
+    return full, ([Effect("observe", role.collection, entity.key, added)] if added else [])
+
+
+def _shown(step: Step, role: ToolRole, key: str) -> str:
+    """The key as the caller wrote it (``3``), not its scoped ledger form."""
+    return next((str(step.arguments[a]) for a in role.key_args if is_scalar(step.arguments.get(a))), key)
+
+
+def _read(step: Step, role: ToolRole) -> Prediction:
+    key, entity = _target(step, role)
+    if key is None:
+        return _list(step, role)
+    if entity is None:
+        return not_found(step, role, _shown(step, role, key))
+    fields, effects = _filled(step, role, entity)
+    return Prediction(render_entity(step, role, fields), effects=effects)
+
+
+def _update(step: Step, role: ToolRole) -> Prediction:
+    batch = step.arguments.get(role.batch_arg) if role.batch_arg else None
+    if isinstance(batch, list) and role.key_of(step.arguments) is None:
+        return _update_many(step, role, batch)
+    key, entity = _target(step, role)
+    if key is None:
+        return action_answer(step, role)
+    if entity is None and role.extra.get("upsert"):  # ``set(key, value)`` of a store without a create
+        given = {k: v for k, v in step.arguments.items() if k not in role.scope_args}
+        made = _new_entity(step, role, given, item_schema(step, role))
+        if isinstance(made, Prediction):
+            return made
+        new_key, fields = made
+        return Prediction(render_entity(step, role, fields), effects=[Effect("create", role.collection, new_key, fields)])
+    if entity is None:
+        return not_found(step, role, _shown(step, role, key))
+    changes = records.changes_of(step, role, entity.fields)
+    if not step.tool.output_schema:
+        changes = in_object_forms(step.tool.input_schema, changes, step.arguments)
+    for name, value in role.sets.items():
+        changes.setdefault(name, value)
+    schema = item_schema(step, role)
+    props = (schema or {}).get("properties") or {}
+    for name in UPDATED_FIELDS:
+        if name in props or name in entity.fields:
+            changes[name] = now_iso(step.turn)
+    merged = {**entity.fields, **changes}
+    full = fill(merged, schema, step.rng, step.turn) if schema else merged
+    changes.update({k: v for k, v in full.items() if k not in merged})
+    return Prediction(render_entity(step, role, full), effects=[Effect("update", role.collection, key, changes)])
+
+
+def _update_many(step: Step, role: ToolRole, batch: list[Any]) -> Prediction:
+    """``update_tasks(tasks: [{id, content}])`` or ``complete_tasks(ids)``: each one updated as by itself."""
+    from dataclasses import replace
+
+    single = replace(role, batch_arg=None, key_args=(role.key_field, "id"))
+    updated, keys, effects = [], [], []
+    for item in batch:
+        arguments = item if isinstance(item, dict) else {role.key_field: item}
+        one = replace(step, arguments={**arguments, **{a: step.arguments[a] for a in role.scope_args if a in step.arguments}})
+        one.__dict__["role"] = single
+        answer = _update(one, single)
+        if answer.is_error:
+            return answer
+        effects += answer.effects or []
+        keys.append(_shown(one, single, ""))
+        for effect in answer.effects or []:  # the entity as updated (the answer is shaped for one entity)
+            before = step.episode.ledger.get(effect.collection, effect.key)
+            updated.append({**(before.fields if before else {}), **effect.fields})
+    return Prediction(_render_batch(step, role, updated, keys), effects=effects)
+
+
+def _render_batch(step: Step, role: ToolRole, entities: list[Any], keys: list[str]) -> Any:
+    """Several entities as the tool returns them: the entities under the items field, their keys in
+    arrays of ids (``completed: [...]``), counts; failures and errors stay empty."""
+    out = step.tool.output_schema
+    if not out:
+        return entities
+    body: JSONDict = {}
+    for name, sub in (out.get("properties") or {}).items():
+        items = sub.get("items") if isinstance(sub, dict) and sub.get("type") == "array" else None
+        if name in ("failures", "errors", "failed"):
+            body[name] = []  # nothing failed
+            continue
+        if not isinstance(items, dict):
+            continue
+        if items.get("type") in ("string", "integer"):
+            body[name] = keys
+        elif name == role.items_field or items.get("type") == "object":
+            body[name] = entities if name == role.items_field else []
+    for name, sub in (out.get("properties") or {}).items():
+        kind = sub.get("type") if isinstance(sub, dict) else None
+        if kind in ("integer", "number") and (name.lower().endswith("count") or name.lower().startswith("total")):
+            body[name] = 0 if "fail" in name.lower() or "error" in name.lower() else len(entities)
+    return conform(body, out, step.rng)
+
+
+def _delete(step: Step, role: ToolRole) -> Prediction:
+    ledger = step.episode.ledger
+    keys_arg = role.batch_arg if role.batch_arg and isinstance(step.arguments.get(role.batch_arg), list) else None
+    if keys_arg:
+        keys = [str(k) for k in step.arguments[keys_arg]]
+    else:
+        key, found = _target(step, role)
+        if key is None:
+            return action_answer(step, role)
+        if found is None:
+            return not_found(step, role, _shown(step, role, key))
+        keys = [key]
+    entities = []
+    for key in keys:
+        entity = ledger.get(role.collection, role.scoped(step.arguments, key)) if keys_arg else ledger.get(
+            role.collection, key)
+        if entity is None:
+            return not_found(step, role, key)
+        entities.append(entity)
+    effects = [Effect("delete", role.collection, e.key) for e in entities]
+    shown = [str(e.fields.get(role.key_field, _shown(step, role, e.key))) for e in entities]
+    message = f"{role.noun} {', '.join(shown)} deleted"
+    out = step.tool.output_schema
+    if not out:
+        # What was deleted, as the service shows it (``{"id": "cus_4", ..., "deleted": true}``).
+        gone = [{**e.fields, "deleted": True} for e in entities]
+        return Prediction(gone[0] if len(gone) == 1 and not keys_arg else gone, effects=effects)
+    props = out.get("properties") or {}
+    body: JSONDict = {}
+    for name, sub in props.items():
+        kind = sub.get("type") if isinstance(sub, dict) else None
+        if name in ("deleted", "success", "ok") and kind == "boolean":
+            body[name] = True
+        elif name in ("message", "status", "result") and kind == "string":
+            body[name] = message if name != "status" else "deleted"
+        elif name in (role.key_field, "id") and len(entities) == 1 and name in entities[0].fields:
+            body[name] = entities[0].fields[name]
+        elif name in role.count_fields or name in ("deleted_count", "deletedCount"):
+            body[name] = len(entities)
+        elif kind == "object" and len(entities) == 1:  # ``deletedEntity: {type, id}``: what was deleted
+            selector = role.extra.get("selector")
+            body[name] = {**entities[0].fields, **({selector: step.arguments[selector]}
+                                                   if selector in step.arguments else {})}
+    return Prediction(conform(body, out, step.rng), effects=effects)
+
+
+def _move(step: Step, role: ToolRole) -> Prediction:
+    args = step.arguments
+    source = role.key_of(args)
+    dest_arg = next((k for k in ("destination", "to", "dest", "new_name", "new_id", "new_key", "target") if k in args),
+                    None)
+    if source is None or dest_arg is None:
+        return action_answer(step, role)
+    entity = step.episode.ledger.get(role.collection, source)
+    if entity is None:
+        return not_found(step, role, source)
+    dest = str(args[dest_arg])
+    if step.episode.ledger.get(role.collection, dest) is not None:
+        return error(f"{role.noun} {dest} already exists")
+    moved = {**entity.fields, role.key_field: args[dest_arg]}
+    body = render_entity(step, role, moved) if step.tool.output_schema else f"{role.noun} {source} renamed to {dest}"
+    return Prediction(body, effects=[Effect("move", role.collection, source, moved, new_key=dest)])
+
+
+def _list(step: Step, role: ToolRole) -> Prediction:
+    if role.extra.get("everywhere"):
+        return _search_everywhere(step, role)
+    if not step.tool.output_schema and role.collection not in step.episode.ledger.collections() and (
+            not records.creatable(step, role)):
+        from .observed import observed_listing  # the service's existing channels, users...
+
+        return observed_listing(step, role) or action_answer(step, role)  # "get-resource-links" on a world that never heard of links: just answer
+    return _listed(step, role, [role])
+
+
+def _search_everywhere(step: Step, role: ToolRole) -> Prediction:
+    """A search named after no entity (``search``, ``API-post-search``) looks through every record collection."""
+    from dataclasses import replace
+
+    model = records.model(step)
+    within = [replace(role, collection=c, extra={}) for c in step.episode.ledger.collections() if model.entity(c)]
+    return _listed(step, role, within)
+
+
+def _listed(step: Step, role: ToolRole, collections: list[ToolRole]) -> Prediction:
+    """The entities the call finds in ``collections``: filtered, ranked by the query, cut into the asked page."""
+    found: list[tuple[JSONDict, Entity, ToolRole]] = []
+    for within in collections:
+        schema = item_schema(step, within, many=True)
+        found += [(e.fields, e, within) for e in step.episode.ledger.items(within.collection)
+                  if matches(e.fields, step.arguments, within, schema, step) and records.active(step, within, e.fields)]
+    query = step.arguments.get(role.query_arg) if role.query_arg else None
+    if isinstance(query, str) and query.strip():
+        found = ranking.rank(query, found, lambda hit: hit[0])  # best match first, ties in ledger order
+    try:
+        page = paging.page_of(step, [entity.key for _, entity, _ in found])
+    except paging.InvalidCursor as bad:
+        return error(str(bad))
+    items, effects = [], []
+    for _, entity, within in found[page.start:page.end] if page else found:
+        fields, filled = _filled(step, within, entity)
+        items.append(fields)
+        effects += filled
+    body = render_list(step, role, items)
+    if page is None:
+        return Prediction(body, effects=effects)
+    if step.tool.output_schema:
+        return Prediction(paging.paged_body(body, page, step.tool.output_schema), effects=effects)
+    more = paging.more_text(step.tool.name, page)
+    return Prediction(body, effects=effects, text=dump_json(body) + "\n\n" + more if more else None)
+
+
+def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDict | None = None,
+            step: Step | None = None) -> bool:
+    """Whether ``item`` passes the call's filters: field equality where the field is known, text search."""
+    known = set((schema or {}).get("properties") or {})
+    entity = records.entity_type(step, role) if step is not None else None
+    for name in role.filters:
+        wanted = arguments.get(name)
+        if wanted is None or isinstance(wanted, (dict, list)):
+            continue
+        if name not in item and is_expression(name, wanted):  # ``jql: project = ROC``, ``filter: p1``
+            if not holds(wanted, item, _haystack(item)):
+                return False
+            continue
+        if step is not None and records.wants_all(step, role, name):
+            continue
+        if name not in item and (bound := records.bound_check(name, wanted, item, role)) is not None:
+            if not bound:  # ``pattern: session:*``, ``timeMin``/``timeMax``, ``since``: not equality
+                return False
+            continue
+        field = name if name in item else _field_named(name, item)
+        if field is not None:
+            if not _equal(item[field], wanted):
+                return False
+        elif name in known:
+            return False
+    for name, wanted in arguments.items():  # ``labels: [bug]``: the item's list holds every value asked for
+        if isinstance(wanted, list) and wanted and all(isinstance(w, (str, int)) for w in wanted):
+            have = item.get(name)
+            if have is None and entity is not None and name in entity.fields and name not in role.key_args:
+                return False  # an issue without labels is not among those labelled ``bug``
+            if isinstance(have, list) and not all(any(_equal(h, w) for h in have) for w in wanted):
+                return False
+    if role.query_arg and arguments.get(role.query_arg) not in (None, ""):
+        return _found(str(arguments[role.query_arg]), item)
+    return True
+
+
+def _found(query: str, item: JSONDict) -> bool:
+    """Free text over the item's fields: the whole phrase, or every word of it in any field; ``field:value``
+    qualifiers (``is:open``, ``state:closed``, ``repo:acme/rocket``) compare with the item's fields when it has
+    them (:mod:`.ranking`, which also orders what is found)."""
+    return ranking.relevance(query, item) is not None
+
+
+def _field_named(name: str, item: JSONDict) -> str | None:
+    """The item's field a filter names in other words: ``habitat`` for ``habitat_id``, ``ownerId`` for ``owner``."""
+    stem = name[:-3] if name.endswith("_id") else name[:-2] if name.endswith("Id") else None
+    candidates = (stem,) if stem else (f"{name}_id", f"{name}Id")
+    return next((c for c in candidates if c and c in item), None)
+
+
+def _equal(have: Any, wanted: Any) -> bool:
+    if isinstance(have, list):
+        return any(_equal(h, wanted) for h in have)
+    if isinstance(have, dict):
+        found = identity(have)
+        return found is not None and found[1].casefold() == str(wanted).casefold()
+    if isinstance(have, bool) or isinstance(wanted, bool):
+        return have == wanted
+    if isinstance(have, (int, float)) and isinstance(wanted, (int, float)):
+        return have == wanted  # ``3`` is ``3.0``
+    have_text, wanted_text = str(have).casefold(), str(wanted).casefold()
+    if have_text == wanted_text:
+        return True
+    # A day asks for every moment of it: ``date: 2030-04-02`` holds ``2030-04-02T10:15:00Z``.
+    return _DAY.fullmatch(wanted_text) is not None and have_text.startswith(wanted_text + "t")
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _haystack(value: Any) -> str:
+    if isinstance(value, dict):
+        return " ".join(_haystack(v) for v in value.values())
+    if isinstance(value, list):
+        return " ".join(_haystack(v) for v in value)
+    return str(value).casefold() if isinstance(value, str) else ""
+
+
+_HANDLERS = {
+    "create": _create, "read": _read, "list": _list, "search": _list,
+    "update": _update, "delete": _delete, "move": _move, "action": action_answer,
+}
+
+__all__ = ["SchemaWorldModel", "predict", "conform", "dump_json", "matches", "clock", "now_iso"]

@@ -1,0 +1,84 @@
+"""Inferred output shapes: how a tool without an outputSchema answers, learned once.
+
+Most real MCP servers declare no outputSchema, so the deterministic world model has no
+shape to answer in. ``agentworld-mcp enrich`` asks a language world model for example
+answers and stores the JSON Schema they follow in the tool's ``_meta``::
+
+    _meta: {"agentworld/output_shape": {"type": "object", "properties": {"account_id": ...}}}
+
+It is not an ``outputSchema``: the real server declares none, so ``tools/list`` must not
+either, and results stay text. The deterministic model answers such a tool as if the shape
+were its outputSchema (entities rendered in it, ids typed as it says), then renders the
+answer as JSON text. This module is that hook; the record handlers do not know about it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from ...world.catalog import ToolSpec
+from ...world.roles import infer_role
+from ..base import Prediction, Step
+
+JSONDict = dict[str, Any]
+
+#: ``_meta`` key of a tool definition holding its inferred output shape (a JSON Schema).
+OUTPUT_SHAPE_META = "agentworld/output_shape"
+#: Where an array shape is put inside the object schema the record handlers understand.
+_ITEMS = "items"
+#: Role fields that say where things are in an answer: what a shape can add to a catalog's role.
+_STRUCTURE = ("items_field", "wrapper", "count_fields")
+
+
+def output_shape(tool: JSONDict) -> JSONDict | None:
+    """The inferred shape of ``tool``'s answers, when it has one and no outputSchema."""
+    if tool.get("outputSchema") is not None:
+        return None
+    shape = (tool.get("_meta") or {}).get(OUTPUT_SHAPE_META)
+    return shape if isinstance(shape, dict) and shape else None
+
+
+def shaped_spec(spec: ToolSpec) -> ToolSpec | None:
+    """``spec`` as if its shape were its outputSchema (cached on the spec); None without a shape.
+
+    An array shape (a list tool answering ``[...]``) is wrapped as ``{"items": [...]}``,
+    since record handlers render lists into an object's items field.
+    """
+    if "_agentworld_shaped" in spec.__dict__:
+        cached: ToolSpec | None = spec.__dict__["_agentworld_shaped"]
+        return cached
+    shape = output_shape(spec.definition)
+    shaped = None
+    if shape is not None:
+        if shape.get("type") == "array":
+            shape = {"type": "object", "properties": {_ITEMS: shape}, "required": [_ITEMS]}
+        definition = {**spec.definition, "outputSchema": shape}
+        shaped = dataclasses.replace(spec, definition=definition)
+        if spec.catalog_role is not None:  # what the catalog knows stays; the shape adds where items are
+            alone = infer_role(definition)
+            added = {f: getattr(alone, f) for f in _STRUCTURE if not getattr(spec.catalog_role, f) and getattr(alone, f)}
+            shaped = dataclasses.replace(shaped, catalog_role=dataclasses.replace(spec.catalog_role, **added))
+    spec.__dict__["_agentworld_shaped"] = shaped
+    return shaped
+
+
+def predict_in_shape(step: Step, predict: Callable[[Step], Prediction]) -> Prediction:
+    """``predict(step)``, answered in the tool's inferred shape when it has one."""
+    shaped = shaped_spec(step.tool)
+    if shaped is None:
+        return predict(step)
+    shape = output_shape(step.tool.definition) or {}
+    # Record-style tools are rendered in the shape; file and graph tools keep their own
+    # answers (what those servers print), and only JSON answers are made to fit below.
+    prediction = predict(dataclasses.replace(step, tool=shaped) if step.tool.role.style == "record" else step)
+    observation = prediction.observation
+    if prediction.is_error or prediction.text is not None or not isinstance(observation, (dict, list)):
+        return prediction
+    if shape.get("type") == "array" and isinstance(observation, dict) and set(observation) == {_ITEMS}:
+        observation = observation[_ITEMS]
+    from .common import conform
+    from .learned_envelope import serve_envelope  # constants, counts and texts learned from the real answers
+
+    return dataclasses.replace(prediction, observation=serve_envelope(step, conform(observation, shape, step.rng), shape))

@@ -1,0 +1,410 @@
+"""SQL tools answered by a real database: one embedded SQLite database per episode.
+
+Query tools (``read_query``, ``execute_sql``, ``query(sql)``) and table tools
+(``list_tables``, ``describe_table``, ``createTable``...; see :mod:`.sql_roles`) run
+against an in-memory SQLite database that belongs to the episode. Statements written
+for another dialect (the catalog names it: PostgreSQL, MySQL, BigQuery...) are
+translated to SQLite with sqlglot; answers and errors are worded as the real servers
+word them (:class:`Convention`).
+
+Where the database lives. It is one ledger entity, ``sql_databases/main``, whose fields
+are its SQL dump (``{"name": "main", "dialect": "sqlite", "sql": [statements]}``). So
+it is persisted, reset and listed with the rest of the episode by every store, with no
+store code of its own, and a world seeds it like any other collection::
+
+    seed:
+      sql_databases:
+        - name: main
+          sql: ["CREATE TABLE users (id SERIAL PRIMARY KEY, name TEXT)",
+                "INSERT INTO users (name) VALUES ('Ada')"]   # in the catalog's dialect
+
+Why a dump in an effect. The deterministic model never changes the episode: it returns
+effects, and the engine applies them only when the call succeeds. A call therefore runs
+on a *copy* of the database (``backup`` of a cached pristine copy, microseconds), and a
+call that changed it returns one ``update`` effect carrying the copy's new dump. A failed
+statement returns no effect and leaves the database as it was, exactly like a rolled-back
+transaction; a read returns no effect at all. The pristine copies are cached per dump, so
+consecutive calls do not replay the dump.
+
+This module answers the calls; :mod:`.sql_db` keeps the database and :mod:`.sql_dialects`
+translates other dialects and words errors as they do.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ...state.ledger import Effect
+from ...world.roles import ToolRole
+from ...world.world import World
+from ..base import Prediction, Step
+from .sql_db import Database, Outcome, SQLFailure, open_database, remember
+from .sql_dialects import command, data_type, worded
+from ...world.sql_roles import DB_COLLECTION, DB_NAME, TABLE_ARGS, dialect_of
+
+JSONDict = dict[str, Any]
+_WRITE_PREFIXES = ("INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "REPLACE")
+
+
+@dataclass(frozen=True)
+class Convention:
+    """How the catalog's server answers: its dialect, how it prints rows and errors."""
+
+    #: sqlglot's name for the catalog's SQL (``sqlite``, ``postgres``, ``mysql``...).
+    dialect: str
+    #: ``repr``: Python's ``str(list_of_row_dicts)`` (the reference SQLite server);
+    #: ``json``: ``JSON.stringify(rows, null, 2)`` (the reference Postgres server).
+    rows: Literal["repr", "json"]
+    #: ``text``: errors are text with ``isError`` false (``Database error: no such table: x``);
+    #: ``error``: ``isError`` true, worded as the database words them.
+    errors: Literal["text", "error"]
+    error_prefix: str = "Database error: "
+
+
+def convention(world: World) -> Convention:
+    """The catalog's SQL convention: demonstrations first, else its dialect's reference server."""
+    text = " ".join([world.name, world.scenario] + [f"{t.get('name', '')} {t.get('description') or ''}"
+                                                     for t in world.tools])
+    named = dialect_of(text)
+    dialect = named or "sqlite"  # SQL of no named dialect runs as it is
+    # A catalog that names SQLite gets the reference SQLite server's habits, others the most common ones.
+    rows: Literal["repr", "json"] = "repr" if named == "sqlite" else "json"
+    errors: Literal["text", "error"] = "text" if named == "sqlite" else "error"
+    prefix = "Database error: "
+    from ...world.roles import infer_role
+
+    for demo in world.demonstrations:
+        tool = world.tool(demo.tool)
+        if tool is None or infer_role(tool).style != "sql" or not isinstance(demo.response, str):
+            continue
+        response = demo.response.strip()
+        match = re.match(r"([A-Za-z ]*error: )", response, re.IGNORECASE)
+        if demo.is_error:
+            errors = "error"
+        elif match:
+            errors, prefix = "text", match.group(1)
+        elif response.startswith(("[{'", "{'")):
+            rows = "repr"
+        elif response.startswith(("[", "{")):
+            rows = "json"
+    return Convention(dialect, rows, errors, prefix)
+
+
+# -- the episode's database -----------------------------------------------------------------------
+
+
+def predict_sql(step: Step, role: ToolRole) -> Prediction:
+    """The database's answer to ``step`` and, when it changed the database, its new dump as an effect."""
+    conv = step.derived("sql_convention", lambda: convention(step.world))  # once per catalog
+    db = open_database(step, conv.dialect)
+    try:
+        body = _OPS.get(role.op or "query", _query)(step, role, db, conv)
+    except (SQLFailure, _Refused, ValueError, OverflowError) as exc:  # the copy is thrown away, as a rollback
+        db.conn.close()  # ValueError/OverflowError: sqlite3 refusing a NUL in the SQL or a huge integer value
+        return _error(step, conv, str(exc), database=isinstance(exc, SQLFailure))
+    except BaseException:
+        db.conn.close()
+        raise
+    effects: list[Effect] = []
+    if db.changed:
+        dump = db.dump()
+        remember(db.conn, "sqlite", dump, dump)  # the next call starts from this copy, not from the dump
+        existing = step.episode.ledger.get(DB_COLLECTION, DB_NAME) is not None
+        effects.append(Effect("update" if existing else "create", DB_COLLECTION, DB_NAME,
+                              {"name": DB_NAME, "dialect": "sqlite", "sql": dump}))
+    else:
+        db.conn.close()
+    return _answer(step, conv, body, effects)
+
+
+class _Refused(Exception):
+    """The server refused the call before reaching the database (wrong kind of statement)."""
+
+
+@dataclass
+class _Body:
+    """An answer before rendering: rows or a message, and counts for structured outputs."""
+
+    rows: list[JSONDict] | None = None
+    value: Any = None  # a non-row JSON answer ({command, rowCount, rows})
+    message: str | None = None
+    count: int | None = None
+    columns: list[str] = field(default_factory=list)
+
+
+def _statement(step: Step, role: ToolRole) -> str:
+    value = step.arguments.get(role.query_arg or "") if role.query_arg else None
+    if not isinstance(value, str) or not value.strip():
+        raise _Refused(f"Missing {role.query_arg or 'query'} argument")
+    return value
+
+
+def _params(step: Step) -> list[Any] | None:
+    """Values for the statement's ``?`` placeholders (``params: [...]`` beside the SQL), if the call gives them."""
+    for name in ("params", "parameters", "args", "bindings", "values"):
+        value = step.arguments.get(name)
+        if isinstance(value, list):
+            return [json.dumps(v) if isinstance(v, (dict, list)) else v for v in value]
+    return None
+
+
+def _read(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    sql = _statement(step, role)
+    if conv.errors == "text" and not sql.strip().upper().startswith("SELECT"):
+        raise _Refused(f"Only SELECT queries are allowed for {step.tool.name}")
+    outcome = db.run(sql, _params(step))
+    if db.changed:  # a read-only transaction refuses writes
+        raise SQLFailure(_READ_ONLY.get(conv.dialect, "attempt to write a readonly database").format(
+            outcome.command or command(sql)))
+    return _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns)
+
+
+_READ_ONLY = {"postgres": "cannot execute {} in a read-only transaction",
+              "redshift": "cannot execute {} in a read-only transaction",
+              "mysql": "Cannot execute statement in a READ ONLY transaction."}
+
+
+def _write(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    sql = _statement(step, role)
+    if conv.errors == "text" and sql.strip().upper().startswith("SELECT"):
+        raise _Refused(f"SELECT queries are not allowed for {step.tool.name}")
+    return _result(db.run(sql, _params(step)), conv, sql)
+
+
+def _query(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    sql = _statement(step, role)
+    return _result(db.run(sql, _params(step)), conv, sql)
+
+
+def _result(outcome: Outcome, conv: Convention, sql: str) -> _Body:
+    """A statement's result: rows for a query, the write's counts for the rest, per convention."""
+    writes = sql.strip().upper().startswith(_WRITE_PREFIXES) and not outcome.columns
+    if not writes:
+        return _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns)
+    if conv.rows == "repr":  # mcp-server-sqlite: [{'affected_rows': N}]
+        return _Body(rows=[{"affected_rows": outcome.rowcount}], count=outcome.rowcount)
+    if conv.dialect == "mysql":  # mysql2's ResultSetHeader
+        affected = max(outcome.rowcount, 0)
+        update = outcome.command == "UPDATE"
+        return _Body(value={"fieldCount": 0, "affectedRows": affected,
+                            "insertId": (outcome.lastrowid or 0) if outcome.command in ("INSERT", "REPLACE") else 0,
+                            "info": f"Rows matched: {affected}  Changed: {affected}  Warnings: 0" if update else "",
+                            "serverStatus": 2, "warningStatus": 0, "changedRows": affected if update else 0},
+                     count=affected)
+    count = outcome.rowcount if outcome.rowcount >= 0 and not outcome.command.startswith(("CREATE", "DROP", "ALTER")) else None
+    return _Body(value={"command": outcome.command.split()[0], "rowCount": count, "rows": outcome.rows},
+                 count=count or 0)
+
+
+def _create_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    if role.query_arg:
+        sql = _statement(step, role)
+        if not sql.strip().upper().startswith("CREATE TABLE"):
+            raise _Refused("Only CREATE TABLE statements are allowed")
+        db.run(sql)
+        return _Body(message="Table created successfully")
+    table = _table_arg(step)
+    columns = step.arguments.get("columns") or []
+    parts = []
+    for col in columns:
+        if isinstance(col, dict):
+            extra = f" {col['constraints']}" if col.get("constraints") else ""
+            parts.append(f"{col.get('name')} {col.get('type', '')}{extra}".rstrip())
+        elif isinstance(col, str):
+            parts.append(col)
+    constraints = step.arguments.get("constraints")
+    tail = ", " + ", ".join(str(c) for c in constraints) if isinstance(constraints, list) and constraints else ""
+    sql = f"CREATE TABLE {table} ({', '.join(parts)}{tail})"
+    db.run(sql)
+    if conv.rows == "repr":
+        return _Body(message="Table created successfully")
+    return _Body(value={"message": f"Table {table} created successfully", "sql": sql})
+
+
+def _table_arg(step: Step) -> str:
+    table = next((step.arguments[a] for a in TABLE_ARGS if isinstance(step.arguments.get(a), str)), None)
+    if not table:
+        raise _Refused("Missing table_name argument")
+    return str(table)
+
+
+def _list_tables(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    if conv.rows == "repr":  # the reference server's own query, sqlite_sequence included
+        rows = db.query("SELECT name FROM sqlite_master WHERE type='table'")
+    elif conv.dialect == "mysql":  # SHOW TABLES
+        rows = [{f"Tables_in_{DB_NAME}": t} for t in db.tables()]
+    else:
+        rows = [{"table_name": t} for t in db.tables()]
+    return _Body(rows=rows, count=len(rows))
+
+
+def _list_schemas(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    name = "public" if conv.dialect in ("postgres", "redshift") else DB_NAME
+    return _Body(rows=[{"schema_name": name}], count=1)
+
+
+def _describe_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    table = _table_arg(step)
+    if conv.rows == "repr":  # the reference server interpolates the name into PRAGMA, errors and all
+        return _Body(rows=db.run(f"PRAGMA table_info({table})").rows)
+    columns = db.columns(table)
+    if not columns:
+        raise SQLFailure(worded(f"no such table: {table}", conv.dialect))
+    if conv.dialect == "mysql":
+        return _Body(rows=_mysql_describe(db, table, columns), count=len(columns))
+    rows = [{"column_name": c["name"], "data_type": data_type(c["type"], conv.dialect),
+             "is_nullable": "NO" if c["notnull"] or c["pk"] else "YES", "column_default": c["dflt_value"]}
+            for c in columns]
+    return _Body(rows=rows, count=len(rows))
+
+
+def _mysql_describe(db: Database, table: str, columns: list[JSONDict]) -> list[JSONDict]:
+    """``DESCRIBE table`` as MySQL prints it: Field, Type, Null, Key, Default, Extra."""
+    unique = {row["name"] for index in db.query("SELECT name FROM pragma_index_list(?) WHERE \"unique\"", table)
+              for row in db.query("SELECT name FROM pragma_index_info(?)", index["name"])}
+    autoincrement = "AUTOINCREMENT" in str(db.query("SELECT sql FROM sqlite_master WHERE name = ?", table)).upper()
+    rows = []
+    for c in columns:
+        integer_key = c["pk"] and str(c["type"]).upper() == "INTEGER"
+        default = c["dflt_value"]
+        if isinstance(default, str) and default.startswith("'") and default.endswith("'"):
+            default = default[1:-1].replace("''", "'")
+        rows.append({"Field": c["name"], "Type": data_type(c["type"], "mysql"),
+                     "Null": "NO" if c["notnull"] or c["pk"] else "YES",
+                     "Key": "PRI" if c["pk"] else "UNI" if c["name"] in unique else "", "Default": default,
+                     "Extra": "auto_increment" if integer_key and autoincrement else ""})
+    return rows
+
+
+def _drop_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    table = _table_arg(step)
+    db.run(f"DROP TABLE {table}")
+    return _Body(message=f"Table {table} dropped successfully")
+
+
+def _row_op(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    """insert/update/delete with the row as arguments, as servers build them (``... RETURNING *``)."""
+    table = _table_arg(step)
+    data = step.arguments.get("data") or step.arguments.get("values") or step.arguments.get("row") or {}
+    where = step.arguments.get("where")
+    params = list(data.values()) if isinstance(data, dict) else []
+    if role.op == "insert":
+        cols = ", ".join(data) if isinstance(data, dict) else ""
+        sql = f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' for _ in params)}) RETURNING *"
+    elif role.op == "update":
+        sets = ", ".join(f"{c} = ?" for c in data) if isinstance(data, dict) else ""
+        sql = f"UPDATE {table} SET {sets}" + (f" WHERE {where}" if where else "") + " RETURNING *"
+    else:
+        sql = f"DELETE FROM {table}" + (f" WHERE {where}" if where else "") + " RETURNING *"
+    try:
+        cursor = db.conn.execute(sql, [json.dumps(p) if isinstance(p, (dict, list)) else p for p in params])
+        columns = [d[0] for d in cursor.description or ()]
+        rows = [dict(zip(columns, r)) for r in cursor.fetchall()]
+    except sqlite3.Error as exc:
+        raise SQLFailure(worded(str(exc), conv.dialect, db.is_primary_key)) from exc
+    if conv.rows == "repr":
+        return _Body(rows=[{"affected_rows": len(rows)}], count=len(rows))
+    return _Body(rows=rows, count=len(rows), columns=columns)
+
+
+def _create_index(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    table = _table_arg(step)
+    name = step.arguments.get("indexName") or step.arguments.get("index_name") or f"{table}_idx"
+    columns = step.arguments.get("columns") or []
+    unique = "UNIQUE " if step.arguments.get("unique") else ""
+    where = f" WHERE {step.arguments['where']}" if step.arguments.get("where") else ""
+    sql = f"CREATE {unique}INDEX {name} ON {table} ({', '.join(str(c) for c in columns)}){where}"
+    db.run(sql)
+    return _Body(value={"message": f"Index {name} created successfully", "sql": sql}
+                 if conv.rows == "json" else None, message=f"Index {name} created successfully")
+
+
+def _alter_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    table = _table_arg(step)
+    sql = f"ALTER TABLE {table} {step.arguments.get('operation', '')} {step.arguments.get('details', '')}".strip()
+    db.run(sql)
+    return _Body(value={"message": f"Table {table} altered successfully", "sql": sql}
+                 if conv.rows == "json" else None, message=f"Table {table} altered successfully")
+
+
+_OPS = {
+    "read": _read, "write": _write, "query": _query, "create_table": _create_table, "list_tables": _list_tables,
+    "list_schemas": _list_schemas, "describe_table": _describe_table, "drop_table": _drop_table,
+    "insert": _row_op, "update": _row_op, "delete": _row_op, "create_index": _create_index,
+    "alter_table": _alter_table,
+}
+
+
+# -- rendering ------------------------------------------------------------------------------------
+
+
+def render_rows(rows: Any, conv: Convention) -> str:
+    """Rows as the server prints them: ``str(rows)`` (Python servers) or ``JSON.stringify(rows, null, 2)``."""
+    if conv.rows == "repr":
+        return str(rows)
+    return json.dumps(rows, indent=2, ensure_ascii=False, default=_json_default)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return {"type": "Buffer", "data": list(value)}
+    return str(value)
+
+
+def _answer(step: Step, conv: Convention, body: _Body, effects: list[Effect]) -> Prediction:
+    if body.value is not None:
+        text = render_rows(body.value, conv)
+    elif body.rows is not None:
+        text = render_rows(body.rows, conv)
+    else:
+        text = body.message or ""
+    out = step.tool.output_schema
+    if not out:
+        return Prediction(text, effects=effects)
+    return Prediction(_structured(step, body, text), effects=effects)
+
+
+def _structured(step: Step, body: _Body, text: str) -> Any:
+    """The answer in the tool's outputSchema: rows in its array, counts in its count fields, else text."""
+    from .common import conform
+
+    out = step.tool.output_schema or {}
+    props: JSONDict = out.get("properties") or {}
+    result: JSONDict = {}
+    rows = body.rows if body.rows is not None else (body.value or {}).get("rows") if isinstance(body.value, dict) else None
+    for name, schema in props.items():
+        kind = schema.get("type") if isinstance(schema, dict) else None
+        items = schema.get("items") if isinstance(schema, dict) else None
+        if kind == "array" and rows is not None and name.lower() not in ("columns", "column_names", "fields"):
+            result.setdefault(name, rows)
+        elif kind == "array" and isinstance(items, dict) and items.get("type") == "string":
+            result[name] = body.columns or (list(rows[0]) if rows else [])
+        elif kind in ("integer", "number") and re.search(r"count|rows|total|affected", name, re.IGNORECASE):
+            result[name] = body.count if body.count is not None else len(rows or [])
+        elif kind == "boolean" and name in ("success", "ok"):
+            result[name] = True
+        elif kind == "string" and name in ("result", "content", "text", "output", "message", "data"):
+            result[name] = text
+    if isinstance(body.value, dict):
+        for name, value in body.value.items():
+            if name in props:
+                result.setdefault(name, value)
+    return conform(result, out, step.rng)
+
+
+def _error(step: Step, conv: Convention, message: str, *, database: bool) -> Prediction:
+    """An error as the server words it: ``Database error: ...`` text, or ``isError`` with the database's words."""
+    if conv.errors == "text":
+        text = f"{conv.error_prefix}{message}" if database else f"Error: {message}"
+        if step.tool.output_schema:
+            body = _Body(message=text)
+            return Prediction(_structured(step, body, text), effects=[])
+        return Prediction(text, effects=[])
+    return Prediction(message, is_error=True, effects=[])
+
+
+__all__ = ["Convention", "convention", "predict_sql", "render_rows"]

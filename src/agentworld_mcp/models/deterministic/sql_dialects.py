@@ -1,0 +1,276 @@
+"""SQL of other dialects run by SQLite, and SQLite's answers worded as those databases word them.
+
+* :func:`to_sqlite` translates a statement with sqlglot (``SERIAL``, ``ILIKE``, ``::casts``,
+  ``public.`` schemas, Postgres result column names) and caches the translation;
+* the clock keywords and ``now()`` read the simulated clock, so an episode replays byte for byte;
+* :func:`worded` turns SQLite's error messages into Postgres' or MySQL's;
+* :func:`data_type` reports a declared column type as the dialect's catalog does.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import json
+import re
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+from ...world.sql_roles import DB_NAME
+
+JSONDict = dict[str, Any]
+
+
+def to_sqlite(sql: str, dialect: str) -> list[str]:
+    """``sql`` as SQLite statements; what sqlglot cannot parse is left for SQLite to reject in its words."""
+    return list(_translated(sql, dialect))
+
+
+@functools.lru_cache(maxsize=1024)  # agents repeat their queries; parsing is most of a call's cost
+def _translated(sql: str, dialect: str) -> tuple[str, ...]:
+    return tuple(_translate(sql, dialect))
+
+
+def _translate(sql: str, dialect: str) -> list[str]:
+    if dialect == "sqlite":
+        return [sqlite_clock(sql)]  # as it is, so SQLite words its own errors; only the clock is ours
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        trees = sqlglot.parse(sql, read=dialect)
+    except (sqlglot.errors.SqlglotError, RecursionError):  # SQLite will say what is wrong
+        return [sql]
+    out = []
+    for tree in trees:
+        if tree is None:
+            continue
+        for node in list(tree.find_all(exp.DataType)):
+            if isinstance(node.parent, exp.ColumnDef):  # a column keeps its declared type: SQLite takes any name
+                node.replace(exp.DataType(this=exp.DataType.Type.USERDEFINED, kind=_declared_type(node, dialect)))
+        for table in tree.find_all(exp.Table):  # one schema: public.users is users
+            if table.args.get("db") is not None and table.db.lower() in ("public", DB_NAME) and not table.catalog:
+                table.set("db", None)
+        if isinstance(tree, exp.Create) and str(tree.kind).upper() == "INDEX":
+            for ordered in tree.find_all(exp.Ordered):  # SQLite indexes take no NULLS FIRST/LAST
+                ordered.set("nulls_first", True)
+        _simulated_clock(tree)
+        _series_as_cte(tree)
+        if isinstance(tree, exp.Select) and dialect in ("postgres", "redshift"):
+            _postgres_names(tree)
+        try:
+            out.append(tree.sql(dialect="sqlite", unsupported_level=sqlglot.ErrorLevel.IGNORE))  # ENGINE=...
+        except (sqlglot.errors.SqlglotError, RecursionError):  # SQLite will say what is wrong
+            return [sql]
+    return out or [sql]
+
+
+#: SQLite's clock keywords -> the simulated clock; the reverse is how a column default reads back.
+_CLOCK_KEYWORDS = {"CURRENT_TIMESTAMP": "(now())", "CURRENT_DATE": "(date(now()))", "CURRENT_TIME": "(time(now()))"}
+_DECLARED = {form: k for k, v in _CLOCK_KEYWORDS.items() for form in (v, v[1:-1])}  # SQLite drops the parens
+_QUOTED = re.compile(r"""('(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\])""")
+_CLOCK = re.compile(r"\b(CURRENT_TIMESTAMP|CURRENT_DATE|CURRENT_TIME)\b", re.IGNORECASE)
+
+
+def sqlite_clock(sql: str) -> str:
+    """SQLite ``sql`` with its clock keywords reading the simulated clock (quoted text left alone)."""
+    if not _CLOCK.search(sql):
+        return sql
+    parts = _QUOTED.split(sql)
+    return "".join(part if i % 2 else _CLOCK.sub(lambda m: _CLOCK_KEYWORDS[m.group(1).upper()], part)
+                   for i, part in enumerate(parts))
+
+
+def declared_defaults(column: JSONDict) -> JSONDict:
+    """A column default as it was declared (``CURRENT_TIMESTAMP``), not as the simulated clock runs it."""
+    default = column.get("dflt_value")
+    if isinstance(default, str) and default in _DECLARED:
+        return {**column, "dflt_value": _DECLARED[default]}
+    return column
+
+
+def _simulated_clock(tree: Any) -> None:
+    """``now()``, ``CURRENT_DATE``... read the simulated clock (:func:`now`), never the wall clock."""
+    from sqlglot import exp
+
+    clock: dict[type, str] = {exp.CurrentTimestamp: "now()", exp.Localtimestamp: "now()",
+                              exp.CurrentDate: "date(now())", exp.CurrentTime: "time(now())"}
+    for node in list(tree.walk()):
+        replacement = clock.get(type(node))
+        if replacement is not None:
+            new = sqlglot_expression(replacement)
+            # SQLite takes an expression default only in parentheses: DEFAULT (now())
+            node.replace(exp.Paren(this=new) if isinstance(node.parent, exp.DefaultColumnConstraint) else new)
+
+
+def _declared_type(node: Any, dialect: str) -> str:
+    """A column's type as declared in ``dialect``; SERIAL and INT as SQLite's autonumbered INTEGER."""
+    from sqlglot import exp
+
+    serial = (exp.DataType.Type.SERIAL, exp.DataType.Type.BIGSERIAL, exp.DataType.Type.SMALLSERIAL)
+    if node.this in serial or node.this == exp.DataType.Type.INT:
+        return "INTEGER"  # INTEGER PRIMARY KEY is the rowid: numbered on insert, as SERIAL is
+    return str(node.sql(dialect))
+
+
+def _series_as_cte(tree: Any) -> None:
+    """``FROM generate_series(1, 3) AS n`` as a recursive CTE (SQLite has no table-valued series)."""
+    import sqlglot
+    from sqlglot import exp
+
+    for table in list(tree.find_all(exp.Table)):
+        series = table.this
+        if not isinstance(series, (exp.GenerateSeries, exp.ExplodingGenerateSeries)):
+            continue
+        alias = table.args.get("alias")
+        name = alias.name if alias is not None and alias.name else "generate_series"
+        columns = alias.columns if alias is not None else []
+        column = columns[0].name if columns else name
+        start, end = series.args["start"].sql("sqlite"), series.args["end"].sql("sqlite")
+        step = series.args["step"].sql("sqlite") if series.args.get("step") is not None else "1"
+        down = step.lstrip().startswith("-")
+        more = f'"{column}" + {step} {">=" if down else "<="} {end}'
+        inner = (f'WITH RECURSIVE "_series"("{column}") AS (SELECT {start} WHERE {start} {">=" if down else "<="} '
+                 f'{end} UNION ALL SELECT "{column}" + {step} FROM "_series" WHERE {more}) '
+                 f'SELECT "{column}" FROM "_series"')
+        table.replace(exp.Subquery(this=sqlglot.parse_one(inner, read="sqlite"),
+                                   alias=exp.TableAlias(this=exp.to_identifier(name))))
+
+
+def sqlglot_expression(sql: str) -> Any:
+    import sqlglot
+
+    return sqlglot.parse_one(sql, read="sqlite")
+
+
+def _postgres_names(select: Any) -> None:
+    """Result columns named as Postgres names them (``count``, ``name`` for ``name::text``, ``?column?``)."""
+    from sqlglot import exp
+
+    for i, projection in enumerate(select.expressions):
+        if isinstance(projection, (exp.Alias, exp.Column, exp.Star)):
+            continue
+        inner = projection
+        while isinstance(inner, (exp.Cast, exp.TryCast, exp.Window)):
+            inner = inner.this
+        if isinstance(inner, exp.Count):  # bigint: node-postgres gives it as a string
+            projection = exp.cast(projection, "TEXT")
+        if isinstance(inner, exp.Column):
+            name = inner.name
+        elif isinstance(inner, exp.Anonymous):
+            name = str(inner.name).lower()
+        elif isinstance(inner, exp.Func):
+            name = inner.sql_name().lower()
+        else:
+            name = "?column?"
+        select.expressions[i] = exp.alias_(projection, name, quoted=True)
+
+
+_POSTGRES_ERRORS: tuple[tuple[str, str], ...] = (
+    (r"no such table: (?:\w+\.)?(.+)", 'relation "{0}" does not exist'),
+    (r"no such column: (.+)", 'column "{0}" does not exist'),
+    (r"table \"?(.+?)\"? already exists", 'relation "{0}" already exists'),
+    (r"NOT NULL constraint failed: (\w+)\.(\w+)", 'null value in column "{1}" of relation "{0}" violates not-null constraint'),
+    (r'near "(.+?)": syntax error', 'syntax error at or near "{0}"'),
+    (r"incomplete input", "syntax error at end of input"),
+)
+_MYSQL_ERRORS: tuple[tuple[str, str], ...] = (
+    (r"no such table: (?:\w+\.)?(.+)", "Table '" + DB_NAME + ".{0}' doesn't exist"),
+    (r"no such column: (.+)", "Unknown column '{0}' in 'field list'"),
+    (r"table \"?(.+?)\"? already exists", "Table '{0}' already exists"),
+    (r"NOT NULL constraint failed: (\w+)\.(\w+)", "Column '{1}' cannot be null"),
+    (r'near "(.+?)": syntax error', ("You have an error in your SQL syntax; check the manual that corresponds to "
+                                    "your MySQL server version for the right syntax to use near '{0}' at line 1")),
+)
+
+
+def worded(message: str, dialect: str, primary_key: Callable[[str, str], bool] | None = None) -> str:
+    """SQLite's error message as the catalog's database words it (``primary_key(table, column)`` names the key)."""
+    unique = re.fullmatch(r"UNIQUE constraint failed: (\w+)\.(\w+)", message)
+    if unique and dialect in ("postgres", "redshift"):
+        table, column = unique.groups()
+        primary = primary_key is not None and primary_key(table, column)
+        name = f"{table}_pkey" if primary else f"{table}_{column}_key"
+        return f'duplicate key value violates unique constraint "{name}"'
+    patterns = _POSTGRES_ERRORS if dialect in ("postgres", "redshift") else _MYSQL_ERRORS if dialect == "mysql" else ()
+    for pattern, template in patterns:
+        match = re.fullmatch(pattern, message)
+        if match:
+            return template.format(*match.groups())
+    return message
+
+
+def data_type(declared: str, dialect: str) -> str:
+    """A declared column type as the dialect's catalog reports it (``VARCHAR(100)`` -> ``character varying``)."""
+    base = declared.split("(")[0].strip().lower()
+    if dialect == "mysql":  # DESCRIBE keeps the length: varchar(100), decimal(10,2)
+        size = declared[len(declared.split("(")[0]):].replace(" ", "").lower()
+        return {"integer": "int", "boolean": "tinyint(1)", "bool": "tinyint(1)"}.get(base, (base or "text") + size)
+    if dialect not in ("postgres", "redshift"):
+        return base or "text"
+    return {"int": "integer", "integer": "integer", "bigint": "bigint", "smallint": "smallint", "serial": "integer",
+            "varchar": "character varying", "char": "character", "text": "text", "real": "real",
+            "double": "double precision", "float": "double precision", "numeric": "numeric", "decimal": "numeric",
+            "boolean": "boolean", "bool": "boolean", "timestamp": "timestamp without time zone",
+            "timestamptz": "timestamp with time zone", "date": "date", "json": "json", "jsonb": "jsonb",
+            "uuid": "uuid", "bytea": "bytea", "blob": "bytea"}.get(base, base or "text")
+
+
+def command(sql: str) -> str:
+    """``INSERT``, ``CREATE TABLE``...: the statement's command as Postgres reports it."""
+    tokens = re.sub(r"^(\s|--[^\n]*\n|/\*.*?\*/)+", "", sql, flags=re.DOTALL).split()
+    if not tokens:
+        return ""
+    first = tokens[0].upper().rstrip(";")
+    if first in ("CREATE", "DROP", "ALTER") and len(tokens) > 1:
+        second = tokens[1].upper()
+        if second in ("UNIQUE", "TEMP", "TEMPORARY", "VIRTUAL") and len(tokens) > 2:
+            second = tokens[2].upper()
+        return f"{first} {second}"
+    return first
+
+
+# -- answering ------------------------------------------------------------------------------------
+
+
+# -- values as node-postgres gives them ---------------------------------------------------------
+
+#: Dialects whose servers turn column values into their declared types (the Postgres servers' driver).
+TYPED_DIALECTS = ("postgres", "redshift")
+
+
+def _boolean(raw: bytes) -> Any:
+    text = raw.decode()
+    return {"1": True, "t": True, "true": True, "0": False, "f": False, "false": False}.get(text.lower(), text)
+
+
+def _timestamp(raw: bytes) -> str:
+    """A timestamp as JSON.stringify prints the Date node-postgres makes of it."""
+    text = raw.decode()
+    try:
+        moment = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return text
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.UTC).replace(tzinfo=None)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def _json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw.decode()
+
+
+@functools.cache
+def register_typed_values() -> None:
+    """Converters, by declared column type, for connections opened with ``PARSE_DECLTYPES``: booleans
+    as booleans, bigint and numeric as strings (exact), timestamps and dates as ISO instants, json parsed."""
+    as_text: Callable[[bytes], Any] = bytes.decode
+    for names, convert in ((("BOOLEAN", "BOOL"), _boolean), (("BIGINT", "INT8", "DECIMAL", "NUMERIC"), as_text),
+                           (("TIMESTAMP", "TIMESTAMPTZ", "DATE"), _timestamp), (("JSON", "JSONB"), _json)):
+        for name in names:
+            sqlite3.register_converter(name, convert)
+

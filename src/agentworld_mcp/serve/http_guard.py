@@ -1,0 +1,164 @@
+"""The HTTP server's front door: who may call, from where, and what a message may look like.
+
+One ASGI middleware in front of the MCP endpoint and the admin routes:
+
+* ``Authorization: Bearer TOKEN`` when the server has a token (``--auth-token`` or
+  ``AGENTWORLD_AUTH_TOKEN``): 401 otherwise;
+* the ``Host`` header must name an allowed host (loopback names by default, the same rule
+  as the MCP SDK's DNS-rebinding protection): 421 otherwise; an ``Origin``, when a browser
+  sends one, must be allowed (loopback origins by default): 403 otherwise;
+* admin routes refuse cross-site requests outright (``Sec-Fetch-Site: cross-site``) and
+  the bodies a page may send cross-site without a preflight (forms, ``text/plain``), so a
+  page on another site cannot reset an episode;
+* every POST to the MCP endpoint is screened (:mod:`agentworld_mcp.serve.screening`) and bounded
+  in size: a parse error, a nesting past the limit or an unknown method is answered with
+  the JSON-RPC error and HTTP 400, never a 500.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from collections.abc import Awaitable, Callable, Collection, Iterable
+from typing import Any
+from urllib.parse import urlsplit
+
+from .screening import screen
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+#: Content types a browser sends cross-site without a CORS preflight (a form, a text/plain fetch).
+_SIMPLE_CONTENT_TYPES = ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data")
+#: Largest request body accepted on the MCP endpoint.
+MAX_BODY = 4 * 1024 * 1024
+
+
+def is_loopback(host: str) -> bool:
+    return host in LOOPBACK_HOSTS or host.startswith("127.")
+
+
+class HttpGuard:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        methods: Collection[str],
+        mcp_path: str = "/mcp",
+        admin_prefix: str = "/admin",
+        token: str | None = None,
+        allowed_hosts: Iterable[str] = (),
+        allowed_origins: Iterable[str] = (),
+    ) -> None:
+        self.app = app
+        self.methods = frozenset(methods)
+        self.mcp_path = mcp_path.rstrip("/")
+        self.admin_prefix = admin_prefix
+        self.token = token.encode() if token else None
+        self.hosts = {h.lower() for h in allowed_hosts}
+        self.origins = {o.lower().rstrip("/") for o in allowed_origins}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        refusal = self._refusal(scope, headers)
+        if refusal is not None:
+            status, message, extra = refusal
+            await _respond(send, status, {"error": message}, extra)
+            return
+        path = scope.get("path", "").rstrip("/")
+        if path == self.mcp_path and scope.get("method") == "POST":
+            body = await _read_body(receive, MAX_BODY)
+            if body is None:
+                await _respond(send, 413, {"error": f"request body larger than {MAX_BODY} bytes"})
+                return
+            _, problem = screen(body, self.methods)
+            if problem is not None:
+                await _respond(send, 400, problem)
+                return
+            receive = _replay(body, receive)
+        await self.app(scope, receive, send)
+
+    def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+        host = headers.get("host", "")
+        if not self._host_allowed(host):
+            return 421, f"host {host!r} is not allowed; start the server with --allow-host {host.split(':')[0]}", []
+        origin = headers.get("origin")
+        if origin is not None and not self._origin_allowed(origin):
+            return 403, f"origin {origin!r} is not allowed; start the server with --allow-origin {origin}", []
+        if self.token is not None:
+            given = headers.get("authorization", "")
+            scheme, _, value = given.partition(" ")
+            if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), self.token):
+                return 401, "missing or wrong bearer token (Authorization: Bearer TOKEN)", [
+                    (b"www-authenticate", b'Bearer realm="agentworld-mcp"')]
+        if scope.get("path", "").startswith(self.admin_prefix):
+            if headers.get("sec-fetch-site") == "cross-site":
+                return 403, "cross-site requests to admin routes are refused", []
+            unsafe = scope.get("method") not in ("GET", "HEAD", "OPTIONS")
+            kind = headers.get("content-type", "").split(";")[0].strip().lower()
+            if unsafe and kind in _SIMPLE_CONTENT_TYPES:  # what a cross-site page may send without asking
+                return 415, f"admin routes refuse {kind} bodies; send application/json or no body", []
+        return None
+
+    def _host_allowed(self, host: str) -> bool:
+        if "*" in self.hosts:
+            return True
+        name = host.lower()
+        bare = name.rsplit(":", 1)[0] if not name.endswith("]") else name
+        return is_loopback(bare) or bare in self.hosts or name in self.hosts
+
+    def _origin_allowed(self, origin: str) -> bool:
+        if "*" in self.origins:
+            return True
+        lowered = origin.lower().rstrip("/")
+        if lowered in self.origins:
+            return True
+        host = urlsplit(lowered).hostname or ""
+        return is_loopback(host) or (f"[{host}]" in LOOPBACK_HOSTS)
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            break
+    return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The body already read, then the real channel (which reports the client's disconnect)."""
+    sent = False
+
+    async def replay() -> dict[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _respond(send: Send, status: int, payload: Any, extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    body = json.dumps(payload).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(extra or [])]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["HttpGuard", "LOOPBACK_HOSTS", "MAX_BODY", "is_loopback"]

@@ -1,0 +1,246 @@
+"""``agentworld-mcp learn``: a world file from recorded real traffic.
+
+What a recording (``proxy --record FILE.jsonl``) shows goes where ``enrich`` puts what a
+language model shows, so both world models use it the same way:
+
+* the catalog: the tools/list recorded beside the recording (``FILE.tools.json``), each
+  tool byte-identical except for what is added under its ``_meta``;
+* the *output shape* of each tool without an outputSchema, a JSON Schema that genson builds
+  from the tool's successful JSON answers (``_meta.agentworld/output_shape``), and the role
+  fields those answers make certain (``_meta.agentworld/role``), exactly as ``enrich``;
+* ``demonstrations``: per tool a bounded, diverse selection of real calls and answers
+  (errors first, then answers of a shape or argument set not shown yet). The deterministic
+  model takes from them the server's error wording and whether failures are ``isError``
+  or text; the language model sees them in its prompt;
+* ``seed``: the entities the server already held, as its read, list and search answers
+  showed them before the episode's first other call (after it, an answer may show what the
+  episode itself changed). A list of objects under a field named after a collection of the
+  catalog (``entities``, ``relations``), or a list tool's bare list, is that collection.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from ..models.deterministic.learned_envelope import ENVELOPE_META, learn_envelope
+from ..models.deterministic.failures import reads_as_failure  # an in-band failure is no envelope of success
+from ..models.deterministic.id_formats import ID_FORMATS_META, ids_in, infer_format
+from ..world.catalog import Catalog, ToolSpec
+from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
+from ..errors import ConfigError
+from ..world.roles import collection_name, id_stem, singular
+from .score import RecordedTurn, json_of, key_paths, read_episodes, recorded_catalog, text_of
+from ..world.world import World, load_world, load_world_data
+
+JSONDict = dict[str, Any]
+#: Demonstrations per tool unless asked otherwise (each one goes into the language model's prompt).
+MAX_DEMONSTRATIONS = 4
+#: A demonstration's text longer than this is not shown (a file's whole content is not a wording).
+MAX_RESPONSE_CHARS = 2000
+#: At most this many seeded entities per collection (a world file stays readable).
+MAX_SEED = 200
+#: Tools whose answers show state without changing it.
+_OBSERVING = ("list", "search", "read")
+
+
+def sample_of(turn: RecordedTurn) -> Sample:
+    """A recorded call as enrich's sample: the JSON answer when it is JSON, else its text."""
+    is_error = bool(turn.result.get("isError"))
+    answer = None if is_error else json_of(turn.result)
+    structured = turn.result.get("structuredContent")
+    if isinstance(structured, dict) and list(structured) == ["result"] and text_of(turn.result):
+        # FastMCP's wrapper of a plain return value: the answer is what the server printed
+        printed = json_of({"content": turn.result.get("content")})
+        return Sample(dict(turn.arguments), printed if printed is not None else text_of(turn.result), is_error)
+    return Sample(dict(turn.arguments), answer if answer is not None else text_of(turn.result), is_error)
+
+
+def select_demonstrations(samples: list[Sample], limit: int) -> list[Sample]:
+    """At most ``limit`` samples, each showing something the others do not: an error wording, an answer
+    shape (its key paths), a set of arguments. Errors come first: they are what a catalog never says."""
+    chosen: list[Sample] = []
+    seen: set[tuple[bool, str, str]] = set()
+
+    def failed(sample: Sample) -> bool:  # ``isError``, or in band: ``Note 9 not found`` as an ordinary answer
+        return sample.is_error or reads_as_failure(sample.response)
+
+    for sample in sorted(samples, key=lambda s: not failed(s)):
+        if len(chosen) >= limit:
+            break
+        response = sample.response
+        if isinstance(response, str) and len(response) > MAX_RESPONSE_CHARS:
+            continue
+        shape = (json.dumps(response, sort_keys=True)[:40] if failed(sample) and not isinstance(response, str) else
+                 response[:40] if failed(sample) else ",".join(sorted(key_paths(response))))
+        signature = (failed(sample), shape, ",".join(sorted(sample.arguments)))
+        if signature in seen:
+            continue
+        seen.add(signature)
+        chosen.append(sample)
+    return chosen
+
+
+def observed_seed(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> dict[str, list[JSONDict]]:
+    """What the server held before each episode changed anything (see the module doc)."""
+    collections = {spec.role.collection for spec in catalog if spec.role.collection}
+    seed: dict[str, list[JSONDict]] = {}
+    seen: set[str] = set()
+    for turns in episodes.values():
+        for turn in turns:
+            spec = catalog.get(turn.tool)
+            if spec is None or spec.role.kind not in _OBSERVING:
+                break
+            if turn.result.get("isError"):
+                continue
+            for collection, items in _entity_lists(json_of(turn.result), spec, collections):
+                for item in items:
+                    text = json.dumps([collection, item], sort_keys=True)
+                    if text not in seen and len(seed.get(collection, ())) < MAX_SEED:
+                        seen.add(text)
+                        seed.setdefault(collection, []).append(item)
+    return seed
+
+
+def _entity_lists(answer: Any, spec: ToolSpec, collections: set[str]) -> list[tuple[str, list[JSONDict]]]:
+    def objects(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(v, dict) for v in value)
+
+    if objects(answer) and spec.role.collection and spec.role.kind in ("list", "search"):
+        return [(spec.role.collection, answer)]
+    if isinstance(answer, dict):
+        return [(collection_name(k), v) for k, v in answer.items()
+                if objects(v) and collection_name(k) in collections]
+    return []
+
+
+def learn_world(recordings: list[str], *, catalog: str | None = None, name: str | None = None,
+                max_demonstrations: int = MAX_DEMONSTRATIONS, output: str | os.PathLike[str] | None = None
+                ) -> tuple[JSONDict, str]:
+    """The learned world's data (key order kept, ready to write) and a one-line summary."""
+    base: World = load_world(catalog) if catalog else recorded_catalog(list(recordings))
+    episodes = read_episodes(list(recordings))
+    by_tool: dict[str, list[Sample]] = {}
+    for turns in episodes.values():
+        for turn in turns:
+            by_tool.setdefault(turn.tool, []).append(sample_of(turn))
+    compiled = Catalog(base)
+    found: list[ToolEnrichment] = []
+    for tool_name, samples in by_tool.items():
+        spec = compiled.get(tool_name)
+        if spec is None:  # a call to a tool the catalog lacks (the server's own unknown-tool answer)
+            continue
+        item = ToolEnrichment(tool_name, select_demonstrations(samples, max_demonstrations))
+        successes = succeeded(samples)
+        answers = [s.response for s in samples if s.is_json]  # an in-band failure's fields fit the shape too
+        if spec.output_schema is None and answers:
+            shape = infer_shape(answers)
+            item.shape = with_initial_values(shape, successes) if shape is not None else None
+        item.role = infer_role_fields(spec, successes, item.shape)
+        if spec.output_schema is None and (key_field := answered_key_field(spec, successes)) is not None:
+            item.role["key_field"] = key_field
+        if spec.output_schema is None and (wrapper := answered_wrapper(spec, successes)) is not None:
+            item.role["wrapper"] = wrapper
+        found.append(item)
+    data: JSONDict = {"name": name or (Path(output).stem if output else base.name), "scenario": base.scenario,
+                      "tools": [dict(t) for t in base.tools]}
+    data, added = apply(data, base, found)
+    add_answer_meta(data, compiled, episodes, by_tool)
+    seed = observed_seed(episodes, compiled)
+    if seed:
+        data["seed"] = {**seed, **(data.get("seed") or {})}  # a catalog's own seed wins
+    shaped = sum(1 for f in found if f.shape is not None)
+    calls = sum(len(s) for s in by_tool.values())
+    summary = (f"{len(base.tools)} tools, {calls} recorded calls in {len(episodes)} episode(s), "
+               f"{shaped} output shapes, {added} demonstrations, "
+               f"{sum(len(v) for v in seed.values())} seed entities")
+    return data, summary
+
+
+def succeeded(samples: list[Sample]) -> list[Sample]:
+    """The JSON answers that are no failure: neither ``isError`` nor an in-band one (``{"status":
+    "task_not_found"}``), whose shape is the failure's, not the tool's (all of them, when every one reads so)."""
+    answers = [s for s in samples if s.is_json and not s.is_error]
+    clean = [s for s in answers if not reads_as_failure(s.response)]
+    return clean or answers
+
+
+def answered_key_field(spec: ToolSpec, samples: list[Sample]) -> str | None:
+    """A create whose answers name the new entity by ``<noun>Id`` (``requestId``), not by the catalog's key
+    field: that field is the key (the entity's later calls pass it; its children link to it)."""
+    role = spec.role
+    answers = [s.response for s in samples if s.is_json and isinstance(s.response, dict)]
+    if role.kind != "create" or role.style != "record" or not role.collection or not answers:
+        return None
+    if role.wrapper:
+        answers = [inner for a in answers if isinstance(inner := a.get(role.wrapper), dict)]
+    if not answers or any(role.key_field in a for a in answers):
+        return None
+    named = [k for k in answers[0] if k.endswith(("Id", "_id")) and (stem := id_stem(k)) is not None
+             and collection_name(stem) == role.collection and all(isinstance(a.get(k), str) for a in answers)]
+    return named[0] if len(named) == 1 else None
+
+
+def answered_wrapper(spec: ToolSpec, samples: list[Sample]) -> str | None:
+    """A read or change whose answers hold the entity under its singular (``{"status": ..., "task": {...}}``)."""
+    role = spec.role
+    answers = [s.response for s in samples if s.is_json and isinstance(s.response, dict)]
+    if role.kind not in ("read", "update", "create") or role.style != "record" or role.wrapper or not answers:
+        return None
+    noun = singular(role.collection)
+    return noun if all(isinstance(a.get(noun), dict) for a in answers) else None
+
+
+def add_answer_meta(data: JSONDict, compiled: Catalog, episodes: dict[str, list[RecordedTurn]],
+                    by_tool: dict[str, list[Sample]]) -> None:
+    """Under each tool's ``_meta``: the id formats its answers showed (by collection) and, for a tool
+    without an outputSchema, its answer envelope (``models/deterministic/learned_envelope.py``)."""
+    shown: dict[str, dict[str, list[str]]] = {}
+    for turns in episodes.values():
+        for turn in turns:
+            spec = compiled.get(turn.tool)
+            if spec is None or turn.result.get("isError"):
+                continue
+            for collection, value in ids_in(json_of(turn.result), spec.role.collection or None,
+                                            set(map(str, _scalars(turn.arguments)))):
+                shown.setdefault(turn.tool, {}).setdefault(collection, []).append(value)
+    for tool in data["tools"]:
+        spec = compiled.get(tool["name"])
+        meta = dict(tool.get("_meta") or {})
+        formats = {c: f for c, values in shown.get(tool["name"], {}).items() if (f := infer_format(values))}
+        if formats:
+            meta[ID_FORMATS_META] = formats
+        samples = [(s.arguments, s.response) for s in by_tool.get(tool["name"], [])
+                   if s.is_json and not s.is_error and not reads_as_failure(s.response)]
+        role = spec.role if spec is not None else None
+        listed = ((singular(role.collection), role.items_field or "items")
+                  if role is not None and role.kind in ("list", "search") and role.collection else None)
+        if spec is not None and spec.output_schema is None and (envelope := learn_envelope(samples, listed)):
+            meta[ENVELOPE_META] = envelope
+        if meta:
+            tool["_meta"] = meta
+
+
+def _scalars(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _scalars(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _scalars(v)]
+    return [value]
+
+
+def write_learned(path: str | os.PathLike[str], data: JSONDict) -> Path:
+    """Write the world (JSON or YAML by suffix) after checking it loads."""
+    out = Path(path)
+    try:
+        load_world_data(data, source=str(out))
+    except Exception as exc:
+        raise ConfigError(f"the learned world does not load: {exc}") from None
+    from ..world.writer import write_world_file
+
+    return write_world_file(out, data)
+
+
+__all__ = ["MAX_DEMONSTRATIONS", "learn_world", "observed_seed", "sample_of", "select_demonstrations", "write_learned"]

@@ -1,0 +1,287 @@
+"""``agentworld-mcp proxy``: a transparent MCP proxy in front of a real server, recording it.
+
+Clients see exactly what the real server answers: tools/list pages and tools/call results
+are passed on as the JSON the server sent, and a JSON-RPC error from the server reaches the
+client with the same code and message (the SDK plumbing is in :mod:`.transport`). With
+``--record FILE.jsonl`` every call is appended by the same :class:`TrajectoryRecorder` as
+``serve --record``, the real result standing where the simulator's would, with secret
+arguments redacted. The catalog the server listed at start is written beside the
+recording as ``FILE.tools.json`` (a tools/list dump, itself a world file), which
+``agentworld-mcp learn`` and ``score`` read.
+
+Routing (``--route GLOB=real|sim|shadow``, first match wins; ``--shadow`` makes shadow the
+default): ``sim`` answers a tool from the simulator and never calls the real server (a dry
+run of writes); ``shadow`` returns the real answer and has the simulator predict the same
+call beside it, teacher-forced: its episode's history holds the real answers, not its own.
+Shadow predictions are recorded to ``FILE.shadow.jsonl`` under the same episode and turn
+as the real call, so ``score FILE.jsonl --against FILE.shadow.jsonl`` compares them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import fnmatch
+import re
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..world.catalog import Catalog
+from ..state.episode import DEFAULT_EPISODE, META_EPISODE, Episode, Turn, episode_id
+from ..errors import ConfigError
+from ..trajectories.record import TrajectoryRecorder
+from ..world.world import World, load_world_data
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from ..pipeline.engine import Simulator
+
+log = logging.getLogger("agentworld_mcp.sim2real.proxy")
+JSONDict = dict[str, Any]
+
+#: Argument names whose values never reach a recording.
+SECRET_NAME = re.compile(r"token|secret|password|passwd|authorization|api[_-]?key|cookie|credential|session[_-]?id",
+                         re.IGNORECASE)
+#: Values that are secrets whatever their name: bearer/basic credentials, well-known key formats
+#: (OpenAI ``sk-``, GitHub ``ghp_``/``github_pat_``, Slack ``xox?-``, AWS ``AKIA``), JWTs.
+SECRET_VALUE = re.compile(r"\b(?:Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}|\bsk-[A-Za-z0-9_-]{16,}|"
+                          r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
+                          r"\bAKIA[0-9A-Z]{16}\b|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
+REDACTED = "[redacted]"
+#: Environment variable with extra headers for an HTTP upstream, one ``Name: value`` per line.
+HEADERS_ENV = "AGENTWORLD_UPSTREAM_HEADERS"
+#: What the recorded turns name as their world model.
+REAL_BACKEND = "real"
+#: Where a tool's calls go.
+MODES = ("real", "sim", "shadow")
+
+
+class UpstreamClient(Protocol):
+    """A session to the real server (:class:`agentworld_mcp.serve.transport.Upstream`)."""
+
+    name: str
+    version: str
+    instructions: str | None
+
+    async def list_tools_page(self, cursor: str | None) -> JSONDict: ...
+
+    async def list_tools(self) -> list[JSONDict]: ...
+
+    async def call_tool(self, name: str, arguments: JSONDict, meta: JSONDict | None = None) -> JSONDict: ...
+
+    async def forward(self, method: str, params: JSONDict | None) -> JSONDict: ...
+
+
+def redact(value: Any, secrets: tuple[str, ...] = (), *, by_name: bool = True) -> Any:
+    """``value`` with every entry whose name looks like a secret replaced by ``[redacted]``, at any depth
+    (``by_name``: arguments; a result's ``token_count`` is no secret); in every string, secret-looking
+    values (``Bearer ...``, ``sk-...``) and the given ``secrets`` too."""
+    if isinstance(value, dict):
+        return {k: REDACTED if by_name and isinstance(k, str) and SECRET_NAME.search(k) else
+                redact(v, secrets, by_name=by_name) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v, secrets, by_name=by_name) for v in value]
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, REDACTED)
+        return SECRET_VALUE.sub(REDACTED, value)
+    return value
+
+
+def parse_headers(specs: list[str], env: dict[str, str] | None = None) -> dict[str, str]:
+    """``["Authorization: Bearer x"]`` (and ``$AGENTWORLD_UPSTREAM_HEADERS``, one per line; flags win)
+    -> ``{"Authorization": "Bearer x"}``."""
+    lines = [line for line in ((env if env is not None else os.environ).get(HEADERS_ENV) or "").splitlines()
+             if line.strip()]
+    headers: dict[str, str] = {}
+    for spec in [*lines, *specs]:
+        name, sep, value = spec.partition(":")
+        if not sep or not name.strip() or not re.fullmatch(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+", name.strip()):
+            where = "--header" if spec in specs else HEADERS_ENV
+            shown = (spec.split() or [""])[0][:40]  # never the value: it is usually a credential
+            raise ConfigError(f"{where} {shown!r}...: expected 'Name: value', "
+                              "e.g. --header 'Authorization: Bearer $TOKEN'")
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+def header_secrets(headers: dict[str, str]) -> tuple[str, ...]:
+    """The values of ``headers`` that must never reach a recording: every header's value but plain
+    content negotiation (a header the proxy was given is usually a credential), and a scheme's credential."""
+    plain = {"accept", "accept-language", "content-type", "user-agent"}
+    found: list[str] = []
+    for name, value in headers.items():
+        if name.lower() in plain or len(value) < 4:
+            continue
+        found.append(value)
+        scheme, _, credential = value.partition(" ")
+        if credential and len(credential) >= 4:
+            found.append(credential)  # ``Bearer abc``: ``abc`` alone is secret too
+    return tuple(sorted(set(found), key=len, reverse=True))
+
+
+def parse_routes(specs: list[str]) -> list[tuple[str, str]]:
+    """``["write_*=sim", "read_file=real"]`` -> ``[("write_*", "sim"), ("read_file", "real")]``."""
+    routes = []
+    for spec in specs:
+        glob, _, mode = spec.rpartition("=")
+        if not glob or mode not in MODES:
+            raise ConfigError(f"--route {spec!r}: expected GLOB=MODE with MODE one of {', '.join(MODES)}, "
+                              "e.g. --route 'write_*=sim'")
+        routes.append((glob, mode))
+    return routes
+
+
+#: The tool ``_meta`` key that routes it in a world given to ``proxy --world``.
+ROUTE_META = "agentworld/route"
+
+
+def world_routes(world: World) -> list[tuple[str, str]]:
+    """The routes a world's tools name (``_meta: {agentworld/route: sim}``), as exact-name globs."""
+    routes = []
+    for tool in world.tools:
+        mode = (tool.get("_meta") or {}).get(ROUTE_META)
+        if mode is not None:
+            if mode not in MODES:
+                raise ConfigError(f"tool {tool['name']!r}: _meta.{ROUTE_META} is {mode!r}; use one of {', '.join(MODES)}")
+            routes.append((fnmatch_escape(tool["name"]), str(mode)))
+    return routes
+
+
+def fnmatch_escape(name: str) -> str:
+    """A glob matching exactly ``name`` (``[`` ``*`` ``?`` taken literally)."""
+    return re.sub(r"([*?\[])", r"[\1]", name)
+
+
+def shadow_path(recording: str | os.PathLike[str]) -> Path:
+    """Where shadow predictions go: ``FILE.jsonl`` -> ``FILE.shadow.jsonl``."""
+    path = Path(recording)
+    return path.with_name(f"{path.stem}.shadow{path.suffix or '.jsonl'}")
+
+
+def catalog_path(recording: str | os.PathLike[str]) -> Path:
+    """Where the catalog of a recording lives: ``FILE.jsonl`` -> ``FILE.tools.json``."""
+    path = Path(recording)
+    return path.with_name(path.name[: -len(path.suffix)] + ".tools.json" if path.suffix else path.name + ".tools.json")
+
+
+class Proxy:
+    """Forwards calls to ``upstream`` and records each one as a turn of its episode."""
+
+    def __init__(self, upstream: UpstreamClient, *, recorder: TrajectoryRecorder | None = None,
+                 episode: str | None = None, routes: list[tuple[str, str]] | None = None, default_mode: str = "real",
+                 make_simulator: Callable[[World], Simulator] | None = None, secrets: tuple[str, ...] = ()) -> None:
+        self.upstream = upstream
+        #: Values (the upstream's credentials) that never reach a recording, wherever they show up.
+        self.secrets = secrets
+        self.recorder = recorder
+        self.routes = list(routes or [])
+        self.default_mode = default_mode
+        self._make_simulator = make_simulator
+        self.sim: Simulator | None = None
+        self._shadow_recorder: TrajectoryRecorder | None = None
+        self.name = upstream.name
+        self.version = upstream.version
+        self.instructions = upstream.instructions
+        #: Each proxy run is its own episode unless told otherwise (a recording file collects many runs).
+        self.default_episode = episode or f"proxy-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+        self.tools: list[JSONDict] = []
+        self._catalog: Catalog | None = None
+        self._episodes: dict[str, Episode] = {}
+
+    async def start(self) -> None:
+        """List the real server's tools once: the recording's catalog (written beside it)."""
+        self.tools = await self.upstream.list_tools()
+        world = _world_of(self.tools, self.name)
+        if {mode for _, mode in self.routes} | {self.default_mode} != {"real"}:
+            if self._make_simulator is None:
+                raise ConfigError("routing to sim or shadow needs a simulator")
+            self.sim = self._make_simulator(world)
+        if self.recorder is None:
+            return
+        self._catalog = Catalog(world)
+        if self.sim is not None and "shadow" in {mode for _, mode in self.routes} | {self.default_mode}:
+            self._shadow_recorder = TrajectoryRecorder(shadow_path(self.recorder.path))
+        sidecar = catalog_path(self.recorder.path)
+        sidecar.write_text(json.dumps({"tools": self.tools}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        log.info("recording %s: catalog of %d tools in %s", self.recorder.path, len(self.tools), sidecar)
+
+    async def list_tools_page(self, cursor: str | None) -> JSONDict:
+        return await self.upstream.list_tools_page(cursor)
+
+    async def forward(self, method: str, params: JSONDict | None) -> JSONDict:
+        """Prompts and resources are the real server's: passed on as they are, not recorded."""
+        return await self.upstream.forward(method, params)
+
+    def mode_for(self, tool: str) -> str:
+        """``real``, ``sim`` or ``shadow``: the first route whose glob matches, else the default."""
+        return next((mode for glob, mode in self.routes if fnmatch.fnmatchcase(tool, glob)), self.default_mode)
+
+    async def call_tool(self, name: str, arguments: JSONDict, meta: JSONDict | None) -> JSONDict:
+        started, t0 = time.time(), time.perf_counter()
+        selected = episode_id((meta or {}).get(META_EPISODE)) or self.default_episode or DEFAULT_EPISODE
+        mode = self.mode_for(name)
+        if mode == "sim" and self.sim is not None:  # never reaches the real server
+            result, backend = (await self.sim.call(name, arguments, episode=selected)).to_dict(), self.sim.backend.name
+        else:  # a JSON-RPC error from the real server passes through, unrecorded
+            result, backend = await self.upstream.call_tool(name, arguments, meta), REAL_BACKEND
+        turn = self._record(selected, name, arguments, result, backend, started, t0)
+        if mode == "shadow" and self.sim is not None:
+            await self._shadow(selected, name, arguments, result, turn)
+        return result
+
+    def _record(self, selected: str, name: str, arguments: JSONDict, result: JSONDict, backend: str,
+                started: float, t0: float) -> Turn | None:
+        if self.recorder is None or self._catalog is None:
+            return None
+        ep = self._episodes.get(selected)
+        if ep is None:
+            ep = self._episodes[selected] = Episode.new(self._catalog.world, selected, 0)
+        # MCP's default made explicit: the trajectory format (and its readers) expect isError.
+        kept = result if "isError" in result else {**result, "isError": False}
+        turn = Turn(ep.next_turn, name, redact(arguments, self.secrets), redact(kept, self.secrets, by_name=False), backend, [], started,
+                    round((time.perf_counter() - t0) * 1000, 3))
+        ep.turns.append(turn)
+        self.recorder.record(self._catalog, ep, turn)
+        return turn
+
+    async def _shadow(self, selected: str, name: str, arguments: JSONDict, real: JSONDict, turn: Turn | None) -> None:
+        """The simulator's prediction of a call the real server answered, then the real answer in its place."""
+        assert self.sim is not None
+        sim = self.sim
+        shadow_episode = f"shadow:{selected}"
+        try:
+            outcome = await sim.run(name, arguments, episode=shadow_episode)
+        except Exception as exc:  # a tool the simulated world lacks: the client has its real answer anyway
+            log.warning("shadow prediction of %s failed: %s", name, exc)
+            return
+        async with sim.store.session(shadow_episode, lambda e: Episode.new(sim.world, e, sim.seed)) as ep:
+            if ep.turns:  # teacher forcing: the next prediction sees the real history
+                ep.turns[-1].result = real if "isError" in real else {**real, "isError": False}
+        if self._shadow_recorder is not None and self._catalog is not None and turn is not None and outcome.turn:
+            predicted = Turn(turn.index, name, turn.arguments, redact(outcome.result.to_dict(), self.secrets, by_name=False),
+                             sim.backend.name,
+                             outcome.turn.perturbations, outcome.turn.started_at, outcome.turn.duration_ms)
+            self._shadow_recorder.record(self._catalog, self._episodes[selected], predicted)
+
+    async def aclose(self) -> None:
+        for recorder in (self.recorder, self._shadow_recorder):
+            if recorder is not None:
+                recorder.close()
+        if self.sim is not None:
+            await self.sim.aclose()
+
+
+def _world_of(tools: list[JSONDict], name: str) -> World:
+    """The catalog as a world (for the recorder's system prompt); a catalog our validator refuses is kept as is."""
+    try:
+        return load_world_data({"name": name, "tools": tools}, source="<upstream>")
+    except Exception as exc:  # the real server's catalog is what it is: record it anyway
+        log.warning("the upstream catalog does not load as a world (%s); recording it unchecked", exc)
+        return World.model_construct(name=name, tools=tools)
+
+
+__all__ = ["HEADERS_ENV", "MODES", "REDACTED", "SECRET_VALUE", "header_secrets", "parse_headers", "ROUTE_META", "world_routes", "Proxy", "SECRET_NAME", "catalog_path", "parse_routes", "redact", "shadow_path"]

@@ -1,0 +1,329 @@
+"""``agentworld-mcp score``: how faithfully a simulated world replays recorded real traffic.
+
+Each recorded episode is replayed, call by call with the recorded arguments, in a fresh
+episode of a :class:`Simulator` built with ``Simulator.from_world``; every simulated answer
+is compared with the recorded (real) one:
+
+* **isError agreement**: both succeed or both fail;
+* **key recall / precision**: for answers that are JSON (``structuredContent``, else the text
+  when it parses as JSON), the key paths (``entities[].name``) the real answer has that the
+  simulated one has too, and the other way round;
+* **carried values**: a value that the real answer of an earlier turn introduced (it was in
+  no earlier arguments) and a later turn's arguments reuse (an id, a name, a path) counts
+  as agreed when the simulator's earlier answers introduced it too, so an agent playing
+  against the simulation could have carried it the same way;
+* **text similarity**: difflib's ratio between the two text blocks.
+
+The overall ``score`` is the mean of those five figures (those that apply).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError, UnknownToolError
+from .judge import DIMENSIONS, Judge
+from ..trajectories.record import read_trajectory
+from ..world.world import World, load_world
+
+JSONDict = dict[str, Any]
+METRICS = ("is_error_agreement", "key_recall", "key_precision", "carried_values", "text_similarity")
+#: Texts longer than this are compared on their first part (difflib is quadratic).
+TEXT_LIMIT = 4000
+
+
+@dataclass
+class RecordedTurn:
+    """One recorded call: what was asked and what the server answered."""
+
+    episode: str
+    index: int
+    tool: str
+    arguments: JSONDict
+    result: JSONDict
+
+
+def turn_of(line: JSONDict) -> RecordedTurn | None:
+    """The call a trajectory line records, in either format: the AgentWorldBench sample with the turn
+    under ``agentworld``, or one flat line per turn (``episode``, ``turn``, ``tool``, ``arguments``,
+    ``result``). None for a line that records no call (a simulator failure, a header)."""
+    nested = line.get("agentworld")
+    raw: JSONDict = nested if isinstance(nested, dict) else line
+    tool, result = raw.get("tool"), raw.get("result")
+    if not isinstance(tool, str) or not isinstance(result, dict):
+        return None
+    if "agentworld/simulator_error" in (result.get("_meta") or {}):
+        return None
+    episode = raw.get("episode") or line.get("episode") or line.get("id") or "default"
+    index = raw.get("turn", raw.get("turn_index", line.get("turn_idx", 0)))
+    return RecordedTurn(str(episode), int(index or 0), tool, dict(raw.get("arguments") or {}), result)
+
+
+def read_episodes(paths: list[str | os.PathLike[str]]) -> dict[str, list[RecordedTurn]]:
+    """Every recorded episode's calls in turn order (keyed ``file:episode``; a turn recorded twice counts once)."""
+    episodes: dict[str, dict[int, RecordedTurn]] = defaultdict(dict)
+    for path in paths:
+        for position, line in enumerate(read_trajectory(path)):
+            turn = turn_of(line)
+            if turn is not None:
+                episodes[f"{Path(path).name}:{turn.episode}"][turn.index or position + 1] = turn
+    return {key: [turns[i] for i in sorted(turns)] for key, turns in episodes.items()}
+
+
+def recorded_catalog(paths: list[str | os.PathLike[str]]) -> World:
+    """The catalog recorded beside the first recording that has one (``FILE.tools.json``)."""
+    from .proxy import catalog_path
+
+    for path in paths:
+        sidecar = catalog_path(path)
+        if sidecar.exists():
+            return load_world(sidecar)
+    raise ConfigError(f"no recorded catalog beside {paths[0]} ({catalog_path(paths[0]).name}, written by "
+                      "`proxy --record`); give the world or catalog with --world (learn: --catalog)")
+
+
+# -- comparing two answers --------------------------------------------------------------------
+
+
+def text_of(result: JSONDict) -> str:
+    return "\n".join(str(c.get("text", "")) for c in result.get("content") or [] if isinstance(c, dict)
+                     and c.get("type") == "text")
+
+
+def json_of(result: JSONDict) -> Any:
+    """The answer as JSON: structuredContent, else the text when it is JSON, else None."""
+    if isinstance(result.get("structuredContent"), (dict, list)):
+        return result["structuredContent"]
+    text = text_of(result).strip()
+    if text[:1] in ("{", "["):
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
+    return None
+
+
+def key_paths(value: Any, prefix: str = "") -> set[str]:
+    """``{"a": [{"b": 1}]}`` -> ``{"a", "a[].b"}``: the keys of every object, list items merged."""
+    paths: set[str] = set()
+    if isinstance(value, dict):
+        for key, sub in value.items():
+            path = f"{prefix}.{key}" if prefix else str(key)
+            paths.add(path)
+            paths |= key_paths(sub, path)
+    elif isinstance(value, list):
+        for item in value:
+            paths |= key_paths(item, prefix + "[]")
+    return paths
+
+
+def scalars(value: Any, min_length: int = 3) -> set[str]:
+    """The leaf values of arguments that could be carried from an earlier answer (ids, names, paths)."""
+    out: set[str] = set()
+    if isinstance(value, dict):
+        for sub in value.values():
+            out |= scalars(sub, min_length)
+    elif isinstance(value, list):
+        for sub in value:
+            out |= scalars(sub, min_length)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        out.add(str(value))  # a number is an id however short; it is matched as a whole token
+    elif isinstance(value, str) and len(value) >= min_length and not value.isspace():
+        out.add(value)
+    return out
+
+
+def mentions(text: str, value: str) -> bool:
+    """``value`` appears in ``text`` as a whole token (``4`` is not in ``42``)."""
+    return re.search(rf"(?<![\w.-]){re.escape(value)}(?![\w-])", text) is not None
+
+
+def _answer_text(result: JSONDict) -> str:
+    structured = result.get("structuredContent")
+    return text_of(result) + ("\n" + json.dumps(structured, ensure_ascii=False) if structured is not None else "")
+
+
+def compare(real: JSONDict, sim: JSONDict) -> JSONDict:
+    """The per-turn figures (a figure that does not apply is absent)."""
+    figures: JSONDict = {"is_error_agreement": float(bool(real.get("isError")) == bool(sim.get("isError")))}
+    real_keys = key_paths(json_of(real))
+    if real_keys:
+        sim_keys = key_paths(json_of(sim))
+        both = real_keys & sim_keys
+        figures["key_recall"] = len(both) / len(real_keys)
+        figures["key_precision"] = len(both) / len(sim_keys) if sim_keys else 0.0
+    a, b = text_of(real)[:TEXT_LIMIT], text_of(sim)[:TEXT_LIMIT]
+    figures["text_similarity"] = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() if a or b else 1.0
+    return figures
+
+
+def carried(turns: list[RecordedTurn], sim_results: list[JSONDict]) -> list[list[float]]:
+    """Per turn, one 0/1 per value its arguments carry from an earlier real answer (see the module doc)."""
+    out: list[list[float]] = []
+    given = ""  # every earlier argument as text: a value typed in before was not carried
+    for i, turn in enumerate(turns):
+        marks: list[float] = []
+        for value in sorted(v for v in scalars(turn.arguments) if not mentions(given, v)):
+            if any(mentions(_answer_text(turns[j].result), value) for j in range(i)):
+                marks.append(float(any(mentions(_answer_text(sim_results[j]), value) for j in range(i))))
+        out.append(marks)
+        given += "\n".join(scalars(turn.arguments, 1)) + "\n"
+    return out
+
+
+# -- replaying ------------------------------------------------------------------------------
+
+
+async def replay(world: World, episodes: dict[str, list[RecordedTurn]], *, backend: str | None = None,
+                 seed: int | None = None) -> JSONDict:
+    """Replay every episode in a fresh simulator episode; the report (per tool, overall, per turn)."""
+    return evaluate(world.name, episodes, await simulate(world, episodes, backend=backend, seed=seed))
+
+
+async def simulate(world: World, episodes: dict[str, list[RecordedTurn]], *, backend: str | None = None,
+                   seed: int | None = None) -> dict[str, list[JSONDict]]:
+    """The simulator's answers to every episode's calls, each episode replayed in a fresh one."""
+    from ..pipeline.engine import Simulator
+
+    answers: dict[str, list[JSONDict]] = {}
+    async with Simulator.from_world(world, backend=backend, seed=seed) as sim:
+        for number, (key, turns) in enumerate(episodes.items(), 1):
+            answers[key] = []
+            for turn in turns:
+                try:
+                    outcome = await sim.run(turn.tool, turn.arguments, episode=f"score-{number}")
+                    answers[key].append(outcome.result.to_dict())
+                except UnknownToolError as exc:
+                    answers[key].append({"content": [{"type": "text", "text": str(exc)}], "isError": True})
+    return answers
+
+
+def against(episodes: dict[str, list[RecordedTurn]], predictions: dict[str, list[RecordedTurn]]) -> JSONDict:
+    """The report for predictions recorded beside the real calls (``proxy --shadow``), nothing replayed:
+    a prediction pairs with the real call of the same episode and turn."""
+    return evaluate("shadow", *paired(episodes, predictions))
+
+
+def paired(episodes: dict[str, list[RecordedTurn]], predictions: dict[str, list[RecordedTurn]]
+           ) -> tuple[dict[str, list[RecordedTurn]], dict[str, list[JSONDict]]]:
+    """The recorded calls that have a prediction, and those predictions in the same places."""
+    predicted = {(t.episode, t.index): t.result for turns in predictions.values() for t in turns}
+    kept: dict[str, list[RecordedTurn]] = {}
+    answers: dict[str, list[JSONDict]] = {}
+    for key, turns in episodes.items():
+        both = [t for t in turns if (t.episode, t.index) in predicted]
+        if both:
+            kept[key], answers[key] = both, [predicted[(t.episode, t.index)] for t in both]
+    return kept, answers
+
+
+def evaluate(name: str, episodes: dict[str, list[RecordedTurn]], answers: dict[str, list[JSONDict]]) -> JSONDict:
+    """Compare each recorded answer with the simulated one at the same place of ``answers``."""
+    per_tool: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    rows: list[JSONDict] = []
+    for key, turns in episodes.items():
+        sim_results = answers[key]
+        for turn, sim_result, marks in zip(turns, sim_results, carried(turns, sim_results)):
+            figures = compare(turn.result, sim_result)
+            if marks:
+                figures["carried_values"] = sum(marks) / len(marks)
+            for figure, value in figures.items():
+                per_tool[turn.tool][figure].append(value)
+            rows.append({"episode": key, "turn": turn.index, "tool": turn.tool, **figures})
+    tools = {tool: _summary(figs) for tool, figs in sorted(per_tool.items())}
+    overall_figs: dict[str, list[float]] = defaultdict(list)
+    for figs in per_tool.values():
+        for figure, values in figs.items():
+            overall_figs[figure].extend(values)
+    return {"world": name, "episodes": len(episodes), "calls": len(rows), "tools": tools,
+            "overall": _summary(overall_figs), "turns": rows}
+
+
+def _summary(figs: dict[str, list[float]]) -> JSONDict:
+    out: JSONDict = {"calls": len(figs.get("is_error_agreement", []))}
+    for name in METRICS:
+        values = figs.get(name)
+        out[name] = round(sum(values) / len(values), 4) if values else None
+    present = [out[name] for name in METRICS if out[name] is not None]
+    out["score"] = round(sum(present) / len(present), 4) if present else 0.0
+    return out
+
+
+async def score_files(paths: list[str], *, world: str | os.PathLike[str] | World | None = None,
+                      backend: str | None = None, seed: int | None = None,
+                      shadow: list[str] | None = None, judge: Judge | None = None) -> JSONDict:
+    """``agentworld-mcp score``: the report for the recordings at ``paths`` against ``world``
+    (default: the catalog recorded beside them), or against the ``shadow`` predictions recorded
+    beside them; with ``judge``, the judge model's five AgentWorldBench scores too."""
+    episodes = read_episodes(list(paths))
+    if not episodes:
+        raise ConfigError(f"no recorded calls in {', '.join(map(str, paths))}; record some with "
+                          "`agentworld-mcp proxy --record FILE.jsonl -- CMD ARGS...`")
+    if shadow:
+        name = "shadow"
+        episodes, answers = paired(episodes, read_episodes(list(shadow)))
+    else:
+        if isinstance(world, World):
+            loaded = world
+        else:
+            loaded = load_world(world) if world is not None else recorded_catalog(list(paths))
+        name, answers = loaded.name, await simulate(loaded, episodes, backend=backend, seed=seed)
+    report = evaluate(name, episodes, answers)
+    if judge is not None:
+        await add_judgement(report, episodes, answers, judge)
+    return report
+
+
+async def add_judgement(report: JSONDict, episodes: dict[str, list[RecordedTurn]],
+                        answers: dict[str, list[JSONDict]], judge: Judge) -> None:
+    """Ask ``judge`` to rate every simulated answer; add its means per tool and overall to ``report``."""
+    import httpx
+
+    from .judge import summarize
+
+    per_tool: dict[str, list[JSONDict]] = defaultdict(list)
+    async with httpx.AsyncClient(timeout=judge.timeout) as client:
+        for key, turns in episodes.items():
+            for turn, simulated in zip(turns, answers[key]):
+                scores = await judge.rate(client, turn.tool, turn.arguments, _answer_text(turn.result),
+                                          _answer_text(simulated))
+                if scores is not None:
+                    per_tool[turn.tool].append(scores)
+    for tool, summary in report["tools"].items():
+        summary["judge"] = summarize(per_tool.get(tool, []))
+    report["overall"]["judge"] = summarize([r for ratings in per_tool.values() for r in ratings])
+    report["judge"] = {"model": judge.model, "base_url": judge.base_url, "unparsed": judge.unparsed}
+
+
+def format_table(report: JSONDict) -> str:
+    """The report as a table a person reads: one row per tool, then the overall row."""
+    header = ("TOOL", "CALLS", "ISERROR", "KEY-RECALL", "KEY-PREC", "CARRIED", "TEXT-SIM", "SCORE")
+    rows = [(tool, s) for tool, s in report["tools"].items()] + [("overall", report["overall"])]
+
+    def cell(value: Any) -> str:
+        return "-" if value is None else f"{value:.2f}"
+
+    table = [header] + [(name, str(s["calls"]), *(cell(s[m]) for m in METRICS), cell(s["score"])) for name, s in rows]
+    widths = [max(len(r[i]) for r in table) for i in range(len(header))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in table]
+    lines.insert(len(lines) - 1, "-" * len(lines[0]))
+    text = (f"world {report['world']}: {report['episodes']} episode(s), {report['calls']} call(s) replayed\n"
+            + "\n".join(lines) + f"\nscore: {report['overall']['score']:.3f}")
+    verdict = report["overall"].get("judge")
+    if "judge" in report:
+        dims = ", ".join(f"{d} {verdict[d]:.2f}" for d in DIMENSIONS) if verdict else "no answer rated"
+        overall = f"; overall {verdict['overall']:.1f}/100 ({verdict['rated']} rated" if verdict else " ("
+        text += (f"\njudge {report['judge']['model']}: {dims}{overall}, "
+                 f"{report['judge']['unparsed']} unparsed)")
+    return text
+
+
+__all__ = ["METRICS", "RecordedTurn", "against", "compare", "evaluate", "format_table", "key_paths", "read_episodes", "replay",
+           "score_files", "turn_of"]

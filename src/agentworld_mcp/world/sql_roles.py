@@ -1,0 +1,153 @@
+"""Which tools speak SQL, and what each one does to the database.
+
+A tool is a *query tool* when one of its string arguments carries a statement (``sql``,
+``query``, ``statement``...) and the tool says so: the argument is named after SQL, or
+the tool or argument description mentions SQL, a SQL database (SQLite, PostgreSQL,
+MySQL...) or a statement keyword in capitals (``SELECT``, ``INSERT``). A plain
+``query`` argument of a search tool ("search query") is not one.
+
+A tool is a *table tool* when its name is a table or schema operation (``list_tables``,
+``describe_table``, ``get_table_schema``, ``list_schemas``, ``createTable``, ``insert``
+with a ``table`` argument...) and either its descriptions mention a SQL database or all
+its arguments are table-shaped (``table_name``, ``columns``, ``data``, ``where``). That
+keeps ``list_tables(baseId)`` of a spreadsheet service a record tool.
+
+Both get (from :func:`agentworld_mcp.world.roles.infer_role`, which asks :func:`sql_operation`) a
+:class:`~agentworld_mcp.world.roles.ToolRole` with ``style="sql"`` and an ``op``:
+``read`` (SELECT only), ``write`` (no SELECT), ``query`` (any statement),
+``create_table``, ``list_tables``, ``list_schemas``, ``describe_table``, ``drop_table``,
+``insert``/``update``/``delete`` (rows given as arguments), ``create_index``,
+``alter_table``. :mod:`agentworld_mcp.models.deterministic.sql` answers them from the episode's database.
+This module sits below :mod:`agentworld_mcp.world.roles` and returns plain data, so the two never
+import each other.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+
+JSONDict = dict[str, Any]
+
+#: The ledger collection holding the episode's databases (one entity per database).
+DB_COLLECTION = "sql_databases"
+#: The one database of an episode (its key in that collection).
+DB_NAME = "main"
+#: Arguments that carry a SQL statement, most specific first.
+SQL_ARGS = ("sql", "sql_query", "sqlQuery", "query_sql", "sql_statement", "statement", "query", "sqlStatement")
+#: Arguments naming a table, a schema or parts of a row operation.
+TABLE_ARGS = ("table_name", "tableName", "table", "name_of_table")
+_TABLEISH = frozenset(TABLE_ARGS) | {
+    "schema", "schema_name", "schemaName", "database", "db", "database_name", "columns", "data", "values", "where",
+    "constraints", "indexName", "index_name", "unique", "type", "operation", "details", "if_exists", "ifExists",
+    "row", "rows", "set", "filter", "limit", "include_views",
+}
+#: SQL databases and dialects, as catalogs name them -> sqlglot dialect.
+DIALECTS: tuple[tuple[str, str], ...] = (
+    (r"postgres(?:ql)?|psql|supabase|neon|timescale", "postgres"),
+    (r"mysql|mariadb", "mysql"),
+    (r"sqlite\d?", "sqlite"),
+    (r"bigquery", "bigquery"),
+    (r"snowflake", "snowflake"),
+    (r"duckdb|motherduck", "duckdb"),
+    (r"redshift", "redshift"),
+    (r"clickhouse", "clickhouse"),
+    (r"sql ?server|mssql|t-sql|tsql|azure sql", "tsql"),
+    (r"oracle", "oracle"),
+    (r"trino|presto|athena", "trino"),
+)
+_SQL_WORDS = re.compile(
+    r"(?<![a-z])(?:sql|" + "|".join(p for p, _ in DIALECTS) + r")(?![a-z])", re.IGNORECASE)
+_STATEMENT_WORDS = re.compile(r"\b(?:SELECT|INSERT|UPDATE|DELETE|CREATE TABLE|DDL|DML)\b")
+_DB_WORDS = re.compile(r"\bdatabases?\b|\bschemas?\b|\bcolumns?\b", re.IGNORECASE)
+_READ_ONLY = re.compile(r"read[- ]?only|\bselect (?:sql )?(?:query|queries|statements?)\b|\bonly select\b", re.IGNORECASE)
+_WRITES = re.compile(r"\b(?:insert|update|delete|modif\w*|writes?|ddl|dml|mutat\w*)\b", re.IGNORECASE)
+
+#: op -> the role kind other stages (perturbation rules, guards) see.
+#: The role kind (:data:`agentworld_mcp.world.roles.KINDS`) of each operation.
+KIND_OF_OP: dict[str, str] = {
+    "read": "search", "query": "action", "write": "update", "create_table": "create", "list_tables": "list",
+    "list_schemas": "list", "describe_table": "read", "drop_table": "delete", "insert": "create",
+    "update": "update", "delete": "delete", "create_index": "create", "alter_table": "update",
+}
+
+
+def sql_operation(tool: JSONDict, tokens: list[str]) -> tuple[str, str | None] | None:
+    """``(op, statement argument)`` of a tool that speaks SQL, or None; ``tokens`` are its name's words."""
+    props: JSONDict = (tool.get("inputSchema") or {}).get("properties") or {}
+    text = _descriptions(tool, props)
+    sql_arg = next((a for a in SQL_ARGS if _is_string(props.get(a))), None)
+    if sql_arg is not None and ("sql" in sql_arg.lower() or _SQL_WORDS.search(text) or _STATEMENT_WORDS.search(text)):
+        return _query_op(tokens, tool.get("description") or "", tool.get("annotations") or {}), sql_arg
+    op = _table_op(tokens, props)
+    if op is None:
+        return None
+    if _SQL_WORDS.search(text) or _DB_WORDS.search(tool.get("description") or "") or set(props) <= _TABLEISH:
+        return op, None
+    return None
+
+
+def dialect_of(text: str) -> str | None:
+    """The SQL dialect ``text`` names first (``"Run a PostgreSQL query"`` -> ``postgres``)."""
+    found: list[tuple[int, str]] = []
+    for pattern, dialect in DIALECTS:
+        match = re.search(r"(?<![a-z])(?:" + pattern + r")(?![a-z])", text, re.IGNORECASE)
+        if match:
+            found.append((match.start(), dialect))
+    return min(found)[1] if found else None
+
+
+def _descriptions(tool: JSONDict, props: JSONDict) -> str:
+    parts = [tool.get("description") or "", tool.get("title") or ""]
+    parts += [s.get("description") or "" for s in props.values() if isinstance(s, dict)]
+    return " ".join(parts)
+
+
+def _is_string(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    return kind == "string" or (isinstance(kind, list) and "string" in kind)
+
+
+def _query_op(tokens: list[str], description: str, annotations: JSONDict) -> str:
+    names = set(tokens)
+    if "create" in names and "table" in names:
+        return "create_table"
+    if names & {"read", "select"}:
+        return "read"
+    if names & {"write", "modify", "mutate", "update", "insert"}:
+        return "write"
+    reads = bool(_READ_ONLY.search(description)) or annotations.get("readOnlyHint") is True
+    writes = bool(_WRITES.search(description))
+    if reads and not writes:
+        return "read"
+    if writes and not reads and not re.search(r"\bselect\b|\bany\b|\barbitrary\b", description, re.IGNORECASE):
+        return "write"
+    return "query"
+
+
+def _table_op(tokens: list[str], props: JSONDict) -> str | None:
+    names = set(tokens)
+    table = bool(names & {"table", "tables"})
+    has_table_arg = any(a in props for a in TABLE_ARGS)
+    verb = tokens[0] if tokens else ""
+    if "tables" in names and verb in ("list", "show", "get", "all", "fetch", "tables"):
+        return "list_tables"
+    if names & {"schemas", "databases"} and verb in ("list", "show", "get", "schemas", "databases"):
+        return "list_schemas"
+    if table and (names & {"describe", "schema", "info", "columns", "structure", "inspect", "definition"}):
+        return "describe_table"
+    if table and verb == "create" and has_table_arg and "columns" in props:
+        return "create_table"
+    if table and verb in ("drop", "delete", "remove") and has_table_arg and "where" not in props:
+        return "drop_table"
+    if table and verb == "alter" and has_table_arg:
+        return "alter_table"
+    if verb == "create" and "index" in names and has_table_arg:
+        return "create_index"
+    if has_table_arg and verb in ("insert", "update", "delete") and (verb == "delete" or "data" in props
+                                                                     or "values" in props or "row" in props):
+        return verb
+    return None
