@@ -176,7 +176,7 @@ async def test_an_entity_with_an_array_field_is_rendered_as_the_entity(name):
 
 async def test_every_tool_of_catalogs_with_array_outputs_answers_without_simulator_errors():
     """A sweep of generated calls over tools whose outputs carry arrays of scalars and of objects."""
-    from agentworld_mcp import values
+    from agentworld_mcp.world import values
 
     tools = [tool(f"{verb}_note", {"id": S, "title": S, "tags": {"type": "array", "items": S}}, (), "", NOTE_OUTPUT)
              for verb in ("create", "get", "update", "delete", "list", "search")]

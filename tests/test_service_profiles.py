@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from agentworld_mcp import service_profiles
+from agentworld_mcp.world import service_profiles
 from agentworld_mcp.world.entities import build
 
 from .conftest import stdio_session

@@ -26,7 +26,7 @@ import jsonschema
 from mcp import types
 from mcp.shared.exceptions import McpError
 
-from agentworld_mcp import values
+from agentworld_mcp.world import values
 
 from ..conftest import stdio_session
 from .harness import catalog_path
