@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -50,8 +51,11 @@ async def http_session(url: str, headers: dict[str, str] | None = None) -> Async
 
 @contextlib.contextmanager
 def listening(command: list[str], port: int, *, env: dict[str, str] | None = None, path: str = "/mcp") -> Iterator[str]:
-    """Start ``command`` (an HTTP server that will listen on ``port``); yield its URL; stop it."""
-    proc = subprocess.Popen(command, env={**os.environ, **(env or {})},
+    """Start ``command`` (an HTTP server that will listen on ``port``); yield its URL; stop it.
+
+    The command runs in a process group of its own, and the whole group is stopped: a wrapper
+    (``sh -c ...``) never leaves the server under it running after the test."""
+    proc = subprocess.Popen(command, env={**os.environ, **(env or {})}, start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30
@@ -66,11 +70,21 @@ def listening(command: list[str], port: int, *, env: dict[str, str] | None = Non
             time.sleep(0.05)
         yield f"http://127.0.0.1:{port}{path}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_group(proc)
+
+
+def stop_group(proc: subprocess.Popen[str], timeout: float = 10) -> None:
+    """SIGTERM to ``proc``'s whole process group, SIGKILL if it lingers, and reap it."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout)
+    with contextlib.suppress(ProcessLookupError):  # children that outlived the leader
+        os.killpg(proc.pid, signal.SIGKILL)
 
 
 @contextlib.contextmanager

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import pty
 import select
 import subprocess
@@ -103,3 +104,6 @@ async def test_a_client_that_hangs_up_leaves_no_error_in_the_log(tracker_world: 
     text = proc_log.read_text()
     proc_log.unlink()
     assert "Traceback" not in text and "ERROR" not in text, text
+    # the server under the ``sh -c`` wrapper was stopped with it: nothing is left listening
+    with socket.socket() as probe:
+        assert probe.connect_ex(("127.0.0.1", port)) != 0, "the server outlived the test"
