@@ -46,7 +46,8 @@ _VERBS: dict[Kind, tuple[str, ...]] = {
     "search": ("search", "find", "query", "filter", "grep"),
     "update": ("update", "edit", "modify", "patch", "set", "change", "close", "reopen", "assign", "append", "replace",
                "upsert", "star", "label", "mark", "complete", "toggle", "rename_field"),
-    "delete": ("delete", "remove", "destroy", "drop", "unlink", "erase", "purge", "clear", "cancel", "rm", "rmdir"),
+    # ``cancel`` is not here: a cancelled order, booking or subscription stays readable (_STATE_VERBS)
+    "delete": ("delete", "remove", "destroy", "drop", "unlink", "erase", "purge", "clear", "rm", "rmdir"),
     "move": ("move", "rename", "mv", "transfer", "relocate"),
 }
 _PREPOSITIONS = ("by", "to", "from", "a", "an", "the", "for", "in", "of", "with", "on", "into")
@@ -311,6 +312,9 @@ def _kind(tokens: list[str], description: str, annotations: JSONDict, props: JSO
             found = "update"  # ``finalize_invoice``, ``archive_project``
         if found:
             break
+    said = described_change(description)
+    if said is not None and found in ("update", "delete"):
+        found = said  # what the description says the tool does wins over what its verb usually means
     if annotations.get("readOnlyHint") is True and found not in ("read", "list", "search"):
         if any(q in props for q in QUERY_ARGS) or "pattern" in props:
             return "search"
@@ -328,6 +332,24 @@ def _kind(tokens: list[str], description: str, annotations: JSONDict, props: JSO
                 return kind
         return "action"
     return found
+
+
+#: A description's own word on whether the record goes or stays: ``Close (delete) an account``,
+#: ``Permanently removes the project``; ``Marks the order as cancelled``, ``it can be restored``.
+_SAYS_DELETE = re.compile(r"^\W*\w+\s*\((?:and\s+|i\.e\.\s*|=\s*)?(?:delete|remove|destroy|erase|purge)s?\b"
+                          r"|\bpermanently\s+(?:delete|remove|destroy|erase)|\b(?:delete|remove)s?\s+it\s+permanently")
+_SAYS_KEEP = re.compile(r"^\W*\w+\s*\((?:soft[- ]delete|archive|mark as \w+)\)|\bsoft[- ]delet"
+                        r"|\bcan (?:later )?be (?:restored|undone|reopened)\b|\bremains? (?:readable|visible)\b")
+
+
+def described_change(description: str) -> Kind | None:
+    """``delete`` or ``update`` where the description's first sentence says plainly which."""
+    first = description.strip().split(". ")[0].lower()
+    if _SAYS_DELETE.search(first):
+        return "delete"
+    if _SAYS_KEEP.search(first):
+        return "update"
+    return None
 
 
 def _nouns(tokens: list[str]) -> list[str]:
