@@ -24,8 +24,6 @@ import copy
 import difflib
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +31,7 @@ from typing import Any
 import yaml
 
 from ..world.kinds import RecordMode
+from ..world.writer import replace_file
 from ..errors import CassetteMissError, ConfigError
 from .base import Prediction, Step
 from .llm import Completer, LLMWorldModel
@@ -196,15 +195,7 @@ class Cassette:
             text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True)
         else:
             text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        replace_file(self.path, text)
         self._dirty = False
 
 

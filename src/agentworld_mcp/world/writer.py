@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
+import secrets
 from pathlib import Path
 from typing import Any
 
@@ -32,11 +32,23 @@ def write_world_file(path: Path, data: dict[str, Any], *, header: str = SCHEMA_H
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     else:
         text = header + yaml_text(data)
+    return replace_file(path, text)
+
+
+def replace_file(path: Path, text: str) -> Path:
+    """Write ``text`` to a temporary file beside ``path`` and rename it over ``path``: a reader
+    never sees half a file. The file gets the mode any new file gets (0666 less the umask),
+    not the 0600 of a private temporary file: it is the user's file, to share or commit."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     return path
 
 
