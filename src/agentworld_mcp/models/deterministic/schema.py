@@ -244,6 +244,8 @@ def _filled(step: Step, role: ToolRole, entity: Entity) -> tuple[JSONDict, list[
     fields = copy.deepcopy(entity.fields)
     schema = item_schema(step, role)
     full = fill(fields, schema, step.rng, entity.created_turn or 0) if schema else fields
+    if not isinstance(full, dict):  # the listing's items are scalars (names, paths): rendering picks the key
+        return fields, []
     added = {k: v for k, v in full.items() if k not in fields}
     return full, ([Effect("observe", role.collection, entity.key, added)] if added else [])
 
