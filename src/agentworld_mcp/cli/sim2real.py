@@ -61,14 +61,19 @@ def add_parsers(sub: Any) -> None:
 
     score = sub.add_parser(
         "score", help="replay recorded episodes against a world and report how faithful its answers are",
-        description="Replay each recorded episode's calls, in order, in a fresh episode of the simulator and compare "
-        "its answers with the recorded ones: isError agreement, JSON key recall and precision, values carried "
-        "between turns, text similarity; per tool and overall.",
+        description="Replay each recorded episode's calls, in order, in a fresh episode of the simulator (or pair them "
+        "with a second recording of the same calls, --against) and compare its answers with the recorded ones: "
+        "value agreement (the values the episode determined, at the same key path), isError and in-band failure "
+        "agreement, key recall and precision at every depth, JSON type agreement, values carried between turns, "
+        "text similarity of prose answers; per tool and overall. The score is the value agreement times the mean "
+        "of the other figures. See docs/sim-to-real.md.",
     )
     score.add_argument("recordings", nargs="+", metavar="FILE.jsonl")
     score.add_argument("--world", default=None, help="world to score (default: the recording's catalog)")
-    score.add_argument("--against", action="append", default=None, metavar="FILE.shadow.jsonl",
-                       help="compare with the predictions `proxy --shadow` recorded beside the calls (no replay)")
+    score.add_argument("--against", action="append", default=None, metavar="SIM.jsonl",
+                       help="compare with a recording of the same calls, nothing replayed: the predictions `proxy "
+                       "--shadow` recorded beside them (FILE.shadow.jsonl), or a simulator's own `serve --record` "
+                       "(paired by episode and turn, else in order); --world adds its seed to what is determined")
     score.add_argument("--backend", default=None, help="world model: schema (default) or llm")
     score.add_argument("--seed", type=int, default=None)
     score.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -1,20 +1,28 @@
 """``agentworld-mcp score``: how faithfully a simulated world replays recorded real traffic.
 
 Each recorded episode is replayed, call by call with the recorded arguments, in a fresh
-episode of a :class:`Simulator` built with ``Simulator.from_world``; every simulated answer
-is compared with the recorded (real) one:
+episode of a :class:`Simulator` built with ``Simulator.from_world`` (or, with ``--against``,
+paired with a second recording of the same calls); every simulated answer is compared with
+the recorded (real) one on its data (see :mod:`.fidelity`: wrappers taken off, JSON text parsed):
 
-* **isError agreement**: both succeed or both fail;
-* **key recall / precision**: for answers that are JSON (``structuredContent``, else the text
-  when it parses as JSON), the key paths (``entities[].name``) the real answer has that the
-  simulated one has too, and the other way round;
+* **value agreement**: every value of the real answer that the episode determined (from the
+  call's arguments, an earlier real answer, the world's seed) is in the simulated answer at the
+  same key path (a list's items in any order); prose must mention the same determined values;
+* **isError agreement**: both answers succeed, both fail with ``isError``, or both fail in band
+  (an ordinary answer that says it failed);
+* **key recall / precision**: the key paths (``entities[].name``), at every depth, the real answer
+  has that the simulated one has too, and the other way round;
+* **type agreement**: the real answer's leaves with a leaf of the same JSON type at the same path
+  (fresh ids and timestamps need not be equal, but should be of the same kind);
 * **carried values**: a value that the real answer of an earlier turn introduced (it was in
   no earlier arguments) and a later turn's arguments reuse (an id, a name, a path) counts
   as agreed when the simulator's earlier answers introduced it too, so an agent playing
   against the simulation could have carried it the same way;
-* **text similarity**: difflib's ratio between the two text blocks.
+* **text similarity**: difflib's ratio between the two texts, where the real answer is prose.
 
-The overall ``score`` is the mean of those five figures (those that apply).
+The ``score`` (per tool and overall) is the value agreement times the mean of the other figures
+that apply (the mean alone where no value was determined): an answer of the right shape with
+the wrong values is worth as little as its values.
 """
 
 from __future__ import annotations
@@ -29,12 +37,14 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, UnknownToolError
+from .fidelity import Known, answer_of, outcome, type_agreement, value_marks
 from .judge import DIMENSIONS, Judge
 from ..trajectories.record import read_trajectory
 from ..world.world import World, load_world
 
 JSONDict = dict[str, Any]
-METRICS = ("is_error_agreement", "key_recall", "key_precision", "carried_values", "text_similarity")
+METRICS = ("is_error_agreement", "value_agreement", "key_recall", "key_precision", "type_agreement", "carried_values",
+           "text_similarity")
 #: Texts longer than this are compared on their first part (difflib is quadratic).
 TEXT_LIMIT = 4000
 
@@ -73,6 +83,7 @@ def read_episodes(paths: list[str | os.PathLike[str]]) -> dict[str, list[Recorde
         for position, line in enumerate(read_trajectory(path)):
             turn = turn_of(line)
             if turn is not None:
+                turn.index = turn.index or position + 1  # lines without a turn number pair by position
                 episodes[f"{Path(path).name}:{turn.episode}"][turn.index or position + 1] = turn
     return {key: [turns[i] for i in sorted(turns)] for key, turns in episodes.items()}
 
@@ -150,17 +161,28 @@ def _answer_text(result: JSONDict) -> str:
     return text_of(result) + ("\n" + json.dumps(structured, ensure_ascii=False) if structured is not None else "")
 
 
-def compare(real: JSONDict, sim: JSONDict) -> JSONDict:
-    """The per-turn figures (a figure that does not apply is absent)."""
-    figures: JSONDict = {"is_error_agreement": float(bool(real.get("isError")) == bool(sim.get("isError")))}
-    real_keys = key_paths(json_of(real))
+def compare(real: JSONDict, sim: JSONDict, known: Known | None = None) -> JSONDict:
+    """The per-turn figures (a figure that does not apply is absent); ``known``: the values the
+    episode determined before this answer (its arguments included), without which no value is."""
+    figures: JSONDict = {"is_error_agreement": float(outcome(real) == outcome(sim))}
+    real_answer, sim_answer = answer_of(real), answer_of(sim)
+    marks = value_marks(real_answer, sim_answer, known or Known())
+    if marks:
+        figures["value_agreement"] = sum(marks) / len(marks)
+        figures["value_checks"] = len(marks)
+    real_keys = key_paths(real_answer.data) if real_answer.is_json else set()
     if real_keys:
-        sim_keys = key_paths(json_of(sim))
+        sim_keys = key_paths(sim_answer.data) if sim_answer.is_json else set()
         both = real_keys & sim_keys
         figures["key_recall"] = len(both) / len(real_keys)
         figures["key_precision"] = len(both) / len(sim_keys) if sim_keys else 0.0
-    a, b = text_of(real)[:TEXT_LIMIT], text_of(sim)[:TEXT_LIMIT]
-    figures["text_similarity"] = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() if a or b else 1.0
+    types = type_agreement(real_answer, sim_answer)
+    if types is not None:
+        figures["type_agreement"] = types
+    else:  # prose: how alike the texts read
+        a = real_answer.text[:TEXT_LIMIT]
+        b = (sim_answer.text if not sim_answer.is_json else text_of(sim))[:TEXT_LIMIT]
+        figures["text_similarity"] = difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() if a or b else 1.0
     return figures
 
 
@@ -184,7 +206,8 @@ def carried(turns: list[RecordedTurn], sim_results: list[JSONDict]) -> list[list
 async def replay(world: World, episodes: dict[str, list[RecordedTurn]], *, backend: str | None = None,
                  seed: int | None = None) -> JSONDict:
     """Replay every episode in a fresh simulator episode; the report (per tool, overall, per turn)."""
-    return evaluate(world.name, episodes, await simulate(world, episodes, backend=backend, seed=seed))
+    return evaluate(world.name, episodes, await simulate(world, episodes, backend=backend, seed=seed),
+                    world_seed=world.seed)
 
 
 async def simulate(world: World, episodes: dict[str, list[RecordedTurn]], *, backend: str | None = None,
@@ -213,25 +236,39 @@ def against(episodes: dict[str, list[RecordedTurn]], predictions: dict[str, list
 
 def paired(episodes: dict[str, list[RecordedTurn]], predictions: dict[str, list[RecordedTurn]]
            ) -> tuple[dict[str, list[RecordedTurn]], dict[str, list[JSONDict]]]:
-    """The recorded calls that have a prediction, and those predictions in the same places."""
+    """The recorded calls that have a prediction, and those predictions in the same places: the same
+    episode and turn (``proxy --shadow``); an episode none of whose turns pairs so takes the next
+    unused episode of ``predictions`` in file order, turn by turn where the tools agree (two
+    recordings of the same calls under their own episode ids, ``serve --record``)."""
     predicted = {(t.episode, t.index): t.result for turns in predictions.values() for t in turns}
+    exact = {(t.episode, t.index) for turns in episodes.values() for t in turns} & set(predicted)
+    used = {episode for episode, _ in exact}
+    spare = [turns for turns in predictions.values() if turns and turns[0].episode not in used]
     kept: dict[str, list[RecordedTurn]] = {}
     answers: dict[str, list[JSONDict]] = {}
     for key, turns in episodes.items():
-        both = [t for t in turns if (t.episode, t.index) in predicted]
+        both = [(t, predicted[(t.episode, t.index)]) for t in turns if (t.episode, t.index) in exact]
+        if not both and spare:
+            both = [(t, p.result) for t, p in zip(turns, spare.pop(0)) if t.tool == p.tool]
         if both:
-            kept[key], answers[key] = both, [predicted[(t.episode, t.index)] for t in both]
+            kept[key], answers[key] = [t for t, _ in both], [p for _, p in both]
     return kept, answers
 
 
-def evaluate(name: str, episodes: dict[str, list[RecordedTurn]], answers: dict[str, list[JSONDict]]) -> JSONDict:
-    """Compare each recorded answer with the simulated one at the same place of ``answers``."""
+def evaluate(name: str, episodes: dict[str, list[RecordedTurn]], answers: dict[str, list[JSONDict]], *,
+             world_seed: dict[str, list[JSONDict]] | None = None) -> JSONDict:
+    """Compare each recorded answer with the simulated one at the same place of ``answers``; ``world_seed``
+    (the world's seed entities) counts as determined, as the episodes' own arguments and earlier answers do."""
     per_tool: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     rows: list[JSONDict] = []
     for key, turns in episodes.items():
         sim_results = answers[key]
+        known = Known()
+        known.add_data(world_seed or {})
         for turn, sim_result, marks in zip(turns, sim_results, carried(turns, sim_results)):
-            figures = compare(turn.result, sim_result)
+            known.add_data(turn.arguments)
+            figures = compare(turn.result, sim_result, known)
+            known.add_answer(turn.result)
             if marks:
                 figures["carried_values"] = sum(marks) / len(marks)
             for figure, value in figures.items():
@@ -251,9 +288,17 @@ def _summary(figs: dict[str, list[float]]) -> JSONDict:
     for name in METRICS:
         values = figs.get(name)
         out[name] = round(sum(values) / len(values), 4) if values else None
-    present = [out[name] for name in METRICS if out[name] is not None]
-    out["score"] = round(sum(present) / len(present), 4) if present else 0.0
+    out["value_checks"] = int(sum(figs.get("value_checks", [])))
+    out["score"] = combined(out)
     return out
+
+
+def combined(summary: JSONDict) -> float:
+    """The value agreement times the mean of the other figures that apply (see the module doc)."""
+    others = [summary[name] for name in METRICS if name != "value_agreement" and summary.get(name) is not None]
+    mean = sum(others) / len(others) if others else 0.0
+    values = summary.get("value_agreement")
+    return round(mean * values if values is not None else mean, 4)
 
 
 async def score_files(paths: list[str], *, world: str | os.PathLike[str] | World | None = None,
@@ -266,16 +311,18 @@ async def score_files(paths: list[str], *, world: str | os.PathLike[str] | World
     if not episodes:
         raise ConfigError(f"no recorded calls in {', '.join(map(str, paths))}; record some with "
                           "`agentworld-mcp proxy --record FILE.jsonl -- CMD ARGS...`")
+    loaded = world if isinstance(world, World) else load_world(world) if world is not None else None
     if shadow:
         name = "shadow"
         episodes, answers = paired(episodes, read_episodes(list(shadow)))
+        if not episodes:
+            raise ConfigError(f"no call of {', '.join(map(str, paths))} pairs with one of {', '.join(shadow)}: "
+                              "--against wants a recording of the same calls (the same episode and turn, or "
+                              "the same tools in the same order)")
     else:
-        if isinstance(world, World):
-            loaded = world
-        else:
-            loaded = load_world(world) if world is not None else recorded_catalog(list(paths))
+        loaded = loaded or recorded_catalog(list(paths))
         name, answers = loaded.name, await simulate(loaded, episodes, backend=backend, seed=seed)
-    report = evaluate(name, episodes, answers)
+    report = evaluate(name, episodes, answers, world_seed=loaded.seed if loaded is not None else None)
     if judge is not None:
         await add_judgement(report, episodes, answers, judge)
     return report
@@ -304,7 +351,7 @@ async def add_judgement(report: JSONDict, episodes: dict[str, list[RecordedTurn]
 
 def format_table(report: JSONDict) -> str:
     """The report as a table a person reads: one row per tool, then the overall row."""
-    header = ("TOOL", "CALLS", "ISERROR", "KEY-RECALL", "KEY-PREC", "CARRIED", "TEXT-SIM", "SCORE")
+    header = ("TOOL", "CALLS", "ISERROR", "VALUES", "KEY-RECALL", "KEY-PREC", "TYPES", "CARRIED", "TEXT-SIM", "SCORE")
     rows = [(tool, s) for tool, s in report["tools"].items()] + [("overall", report["overall"])]
 
     def cell(value: Any) -> str:
@@ -314,7 +361,8 @@ def format_table(report: JSONDict) -> str:
     widths = [max(len(r[i]) for r in table) for i in range(len(header))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in table]
     lines.insert(len(lines) - 1, "-" * len(lines[0]))
-    text = (f"world {report['world']}: {report['episodes']} episode(s), {report['calls']} call(s) replayed\n"
+    done = "compared" if report["world"] == "shadow" else "replayed"
+    text = (f"world {report['world']}: {report['episodes']} episode(s), {report['calls']} call(s) {done}\n"
             + "\n".join(lines) + f"\nscore: {report['overall']['score']:.3f}")
     verdict = report["overall"].get("judge")
     if "judge" in report:
@@ -325,5 +373,5 @@ def format_table(report: JSONDict) -> str:
     return text
 
 
-__all__ = ["METRICS", "RecordedTurn", "against", "compare", "evaluate", "format_table", "key_paths", "read_episodes", "replay",
+__all__ = ["METRICS", "RecordedTurn", "against", "combined", "compare", "evaluate", "format_table", "key_paths", "read_episodes", "replay",
            "score_files", "turn_of"]
