@@ -30,7 +30,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from agentworld_mcp import load_world, values
+from agentworld_mcp import load_world
+from agentworld_mcp.world import values
 from agentworld_mcp.world.catalog import Catalog, ToolSpec
 from agentworld_mcp.state.ledger import Ledger, identity
 from agentworld_mcp.world.world import World

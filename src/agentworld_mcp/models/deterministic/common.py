@@ -18,6 +18,7 @@ from ...world.entities import EntityModel, build
 from ...state.ledger import Effect
 from ...world.roles import ToolRole, not_found_message
 from ..base import Prediction, Step
+from . import determined
 
 JSONDict = dict[str, Any]
 
@@ -254,7 +255,9 @@ def render_list(step: Step, role: ToolRole, items: list[JSONDict]) -> Any:
 def action_answer(step: Step, role: ToolRole) -> Prediction:
     out = step.tool.output_schema
     if out:
-        return Prediction(values.generate(out, step.rng), effects=[])
+        # what the call and the world's standing state determine is answered, not invented
+        body = determined.settle(values.generate(out, step.rng), out, determined.known_values(step))
+        return Prediction(body, effects=determined.applied(step))
     args = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
     return Prediction(f"{step.tool.name} completed successfully" + (f" ({args})" if args else "") + ".", effects=[])
 

@@ -1,0 +1,60 @@
+"""An action's answer carries what the call and the world already determine, never invented values.
+
+A thermostat world whose seed is its standing state (one record, not a collection of many):
+reading the status answers from it, setting the target changes it for the next read, and a
+field named like an argument echoes the argument. Through a real MCP client over stdio.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .conftest import stdio_session
+
+THERMOSTAT = {
+    "name": "thermostat",
+    "seed": {"thermostat": [{"targetTemperature": 20, "mode": "heat", "owner": "ada"}]},
+    "tools": [
+        {"name": "set_target_temperature", "description": "Set the temperature the thermostat aims for.",
+         "inputSchema": {"type": "object", "properties": {"target_temperature": {"type": "number"}},
+                         "required": ["target_temperature"]},
+         "outputSchema": {"type": "object", "properties": {
+             "targetTemperature": {"type": "number"}, "mode": {"type": "string"}}}},
+        {"name": "display_status", "description": "Display the thermostat's status.",
+         "inputSchema": {"type": "object", "properties": {}},
+         "outputSchema": {"type": "object", "properties": {
+             "targetTemperature": {"type": "number"}, "mode": {"type": "string"}, "owner": {"type": "string"}}}},
+        {"name": "log_reading", "description": "Log a sensor reading.",
+         "inputSchema": {"type": "object", "properties": {"sensor": {"type": "string"}, "value": {"type": "number"}},
+                         "required": ["sensor", "value"]},
+         "outputSchema": {"type": "object", "properties": {
+             "sensor": {"type": "string"}, "value": {"type": "number"}, "reading": {
+                 "type": "object", "properties": {"sensor": {"type": "string"}, "unit": {"type": "string"}}}}}},
+    ],
+}
+
+
+async def test_reads_come_from_the_standing_state_and_actions_change_it(tmp_path: Path) -> None:
+    world = tmp_path / "thermostat.json"
+    world.write_text(json.dumps(THERMOSTAT), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        before = await session.call_tool("display_status", {})
+        assert before.structuredContent == {"targetTemperature": 20, "mode": "heat", "owner": "ada"}
+
+        changed = await session.call_tool("set_target_temperature", {"target_temperature": 23.5})
+        assert changed.structuredContent == {"targetTemperature": 23.5, "mode": "heat"}
+        after = await session.call_tool("display_status", {})
+        assert after.structuredContent is not None and after.structuredContent["targetTemperature"] == 23.5
+
+
+async def test_fields_named_like_the_arguments_echo_them_at_any_depth(tmp_path: Path) -> None:
+    world = tmp_path / "thermostat.json"
+    world.write_text(json.dumps(THERMOSTAT), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        logged = await session.call_tool("log_reading", {"sensor": "hall", "value": 3})
+        body = logged.structuredContent or {}
+        assert body["sensor"] == "hall" and body["value"] == 3
+        assert body["reading"]["sensor"] == "hall"
+        # a field nothing determines is still generated, in its schema's type
+        assert isinstance(body["reading"]["unit"], str)
