@@ -16,6 +16,7 @@ import jsonschema
 from jsonschema.protocols import Validator
 
 from .entities import EntityModel, Selector, build
+from .patterns import bounded, time_budget
 from .roles import ToolRole, infer_role
 from .world import World
 
@@ -27,7 +28,7 @@ _FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER
 
 def compile_schema(schema: JSONDict) -> Validator:
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return cls(schema, format_checker=_FORMATS)
+    return bounded(cls)(schema, format_checker=_FORMATS)  # patterns in bounded time (see .patterns)
 
 
 @dataclass
@@ -85,7 +86,8 @@ class ToolSpec:
         if not isinstance(arguments, dict):
             return [f"arguments must be an object, got {type(arguments).__name__}"]
         try:
-            return [_problem(e) for e in sorted(self.input_validator.iter_errors(arguments), key=_order)]
+            with time_budget():  # the caller picks the values: all their patterns share one bound
+                return [_problem(e) for e in sorted(self.input_validator.iter_errors(arguments), key=_order)]
         except RecursionError:
             return ["(arguments): nested too deeply to validate"]
 

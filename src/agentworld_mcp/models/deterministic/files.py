@@ -17,14 +17,13 @@ import base64
 import difflib
 import json
 import posixpath
-import re
-from functools import lru_cache
 from typing import Any
 
 from ...state.ledger import Effect, Entity
 from ...world.roles import ToolRole, normalise_path
 from ..base import Prediction, Step
 from .common import clock, conform, error, not_found, structured_text
+from .globs import glob as _glob  # linear-time: a glob is never a backtracking regex
 
 JSONDict = dict[str, Any]
 _JS_DATE = "%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)"
@@ -301,29 +300,6 @@ def _search(step: Step, role: ToolRole) -> Prediction:
                 found.add(prefix + candidate)
     text = "\n".join(sorted(found)) if found else "No matches found"
     return structured_text(step, text)
-
-
-@lru_cache(maxsize=256)
-def _glob(pattern: str) -> re.Pattern[str]:
-    """A glob (``*.md``, ``**/*.py``, ``src/?.txt``) as a regex over relative paths, as minimatch reads it."""
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:[^/]+/)*")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
 
 
 def _info(step: Step, role: ToolRole) -> Prediction:

@@ -20,10 +20,14 @@ JSONDict = dict[str, Any]
 #: Argument names that hold an expression rather than a field value.
 QUERY_ARGS = frozenset({"jql", "cql", "filter", "filters", "filter_query", "filterQuery", "filterByFormula",
                         "formula", "where", "query_string"})
-_ORDER = re.compile(r"\s+order\s+by\s+.*$", re.IGNORECASE | re.DOTALL)
-_OR = re.compile(r"\s+or\s+|\s*\|\s*", re.IGNORECASE)
-_AND = re.compile(r"\s+and\s+|\s*&\s*", re.IGNORECASE)
-_CLAUSE = re.compile(r"^\s*([A-Za-z_][\w.]*)\s*(!=|!~|=|~|:)\s*(.+?)\s*$")
+# Linear time on any input: a separator is tried only where a run of spaces starts ((?<!\s)), not
+# again from each space within it (quadratic in a long run); the third alternative is a "|" or
+# "&" right after a run the previous separator took, which the original patterns split on too.
+_ORDER = re.compile(r"(?<!\s)\s+order\s+by\s+.*$", re.IGNORECASE | re.DOTALL)
+_OR = re.compile(r"(?<!\s)(?:\s+or\s+|\s*\|\s*)|(?<=\s)\|\s*", re.IGNORECASE)
+_AND = re.compile(r"(?<!\s)(?:\s+and\s+|\s*&\s*)|(?<=\s)&\s*", re.IGNORECASE)
+#: ``field OP``; the value is the rest of the clause (``(.+?)\s*$`` there was quadratic in its spaces).
+_CLAUSE = re.compile(r"\s*([A-Za-z_][\w.]*)\s*(!=|!~|=|~|:)")
 _SUFFIXES = ("", "_key", "Key", "_id", "Id", "_name", "Name")
 
 
@@ -43,10 +47,13 @@ def holds(expression: str, item: JSONDict, haystack: str) -> bool:
 def _term(term: str, item: JSONDict, haystack: str) -> bool:
     term = term.strip().strip("()")
     match = _CLAUSE.match(term)
-    if match is None:
+    rest = term[match.end():] if match is not None else ""
+    # A value is one line (spaces around it aside) with at least one character: what the old
+    # ``\s*(.+?)\s*$`` took, whose spaces ``strip`` drops below anyway.
+    if match is None or "\n" in rest.strip() or not rest.replace("\n", ""):
         return term.strip("\"'").casefold() in haystack
-    field, op, raw = match.groups()
-    wanted = raw.strip().strip("\"'")
+    field, op = match.groups()
+    wanted = rest.strip().strip("\"'")
     if wanted.endswith(")"):  # ``currentUser()``, ``now()``: a function the model cannot evaluate
         return True
     have = _field(item, field)

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -300,12 +299,7 @@ def _row_op(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body
         sql = f"UPDATE {table} SET {sets}" + (f" WHERE {where}" if where else "") + " RETURNING *"
     else:
         sql = f"DELETE FROM {table}" + (f" WHERE {where}" if where else "") + " RETURNING *"
-    try:
-        cursor = db.conn.execute(sql, [json.dumps(p) if isinstance(p, (dict, list)) else p for p in params])
-        columns = [d[0] for d in cursor.description or ()]
-        rows = [dict(zip(columns, r)) for r in cursor.fetchall()]
-    except sqlite3.Error as exc:
-        raise SQLFailure(worded(str(exc), conv.dialect, db.is_primary_key)) from exc
+    columns, rows, _ = db.execute(sql, [json.dumps(p) if isinstance(p, (dict, list)) else p for p in params])
     if conv.rows == "repr":
         return _Body(rows=[{"affected_rows": len(rows)}], count=len(rows))
     return _Body(rows=rows, count=len(rows), columns=columns)

@@ -19,6 +19,7 @@ from typing import Any
 
 from ...errors import SimulatorError
 from ..base import Step
+from .sql_sandbox import SandboxedConnection, connect, fetch
 from .sql_dialects import (
     TYPED_DIALECTS,
     command,
@@ -59,7 +60,7 @@ class Outcome:
 class Database:
     """A working copy of the episode's database: run statements, then ask what changed."""
 
-    def __init__(self, conn: sqlite3.Connection, dump: list[str], dialect: str) -> None:
+    def __init__(self, conn: SandboxedConnection, dump: list[str], dialect: str) -> None:
         self.conn = conn
         self.dialect = dialect
         self._dump = dump
@@ -70,19 +71,30 @@ class Database:
         """Run ``sql`` (in the catalog's dialect, ``?`` bound to ``params``); the last statement's outcome."""
         statements = to_sqlite(sql, self.dialect)
         outcome = Outcome(command(sql))
-        try:
+        with self.conn.statement():  # every statement sandboxed, after translation; one time bound for all
             for statement in statements:
                 if "information_schema" in statement.lower():
-                    self._information_schema()
-                cursor = self.conn.execute(statement, params or ())
-                columns = [d[0] for d in cursor.description or ()]
-                rows = [dict(zip(columns, row)) for row in cursor.fetchall()] if columns else []
+                    try:
+                        self._information_schema()
+                    except sqlite3.Error as exc:
+                        raise SQLFailure(worded(str(exc), self.dialect)) from exc
+                columns, rows, cursor = self.execute(statement, params)
                 if statement.lstrip().upper().startswith("PRAGMA"):
                     rows = [declared_defaults(row) for row in rows]
                 outcome = Outcome(command(statement), columns, rows, cursor.rowcount, cursor.lastrowid)
-        except sqlite3.Error as exc:
-            raise SQLFailure(worded(str(exc), self.dialect, self.is_primary_key)) from exc
         return outcome
+
+    def execute(self, statement: str, params: list[Any] | None = None) -> tuple[list[str], list[JSONDict], sqlite3.Cursor]:
+        """One caller's SQLite statement within the sandbox's bounds: its columns, rows and cursor."""
+        try:
+            with self.conn.statement():
+                cursor = self.conn.execute(statement, params or ())
+                columns = [d[0] for d in cursor.description or ()]
+                rows = [dict(zip(columns, row)) for row in fetch(cursor, self.conn.bounds)] if columns else []
+        except sqlite3.Error as exc:
+            message = self.conn.explain(exc)
+            raise SQLFailure(worded(message, self.dialect, self.is_primary_key)) from exc
+        return columns, rows, cursor
 
     def query(self, sql: str, *params: Any) -> list[JSONDict]:
         """Rows of a statement of our own (catalog introspection), already in SQLite."""
@@ -117,7 +129,8 @@ class Database:
         before = self.conn.total_changes
         attached = {r[1] for r in self.conn.execute("PRAGMA database_list")}
         if "information_schema" not in attached:
-            self.conn.execute("ATTACH ':memory:' AS information_schema")
+            with self.conn.trusted():  # ours, in memory; callers may not ATTACH
+                self.conn.execute("ATTACH ':memory:' AS information_schema")
         schema = "public" if self.dialect in ("postgres", "redshift") else DB_NAME
         self.conn.executescript(
             "DROP TABLE IF EXISTS information_schema.tables; DROP TABLE IF EXISTS information_schema.columns;"
@@ -134,7 +147,7 @@ class Database:
         self._own_changes += self.conn.total_changes - before
 
 
-_PRISTINE: OrderedDict[str, tuple[sqlite3.Connection, list[str]]] = OrderedDict()
+_PRISTINE: OrderedDict[str, tuple[SandboxedConnection, list[str]]] = OrderedDict()
 
 
 def open_database(step: Step, dialect: str) -> Database:
@@ -153,6 +166,7 @@ def open_database(step: Step, dialect: str) -> Database:
     pristine, dump = cached
     work = _connect(step.turn, dialect)
     pristine.backup(work)
+    work.bound_size()
     return Database(work, dump, dialect)
 
 
@@ -160,8 +174,8 @@ def _digest(dialect: str, statements: list[str]) -> str:
     return hashlib.sha256(json.dumps([dialect, statements]).encode()).hexdigest()
 
 
-def remember(conn: sqlite3.Connection, dialect: str, statements: list[str],
-              dump: list[str]) -> tuple[sqlite3.Connection, list[str]]:
+def remember(conn: SandboxedConnection, dialect: str, statements: list[str],
+              dump: list[str]) -> tuple[SandboxedConnection, list[str]]:
     """Keep ``conn`` as the pristine copy of the database these statements build (least recently used go)."""
     entry = _PRISTINE[_digest(dialect, statements)] = (conn, dump)
     while len(_PRISTINE) > _CACHE_SIZE:
@@ -169,8 +183,8 @@ def remember(conn: sqlite3.Connection, dialect: str, statements: list[str],
     return entry
 
 
-def _connect(turn: int, dialect: str = "sqlite") -> sqlite3.Connection:
-    """A fresh in-memory database whose ``now()`` is the simulated clock at ``turn``.
+def _connect(turn: int, dialect: str = "sqlite") -> SandboxedConnection:
+    """A fresh sandboxed in-memory database whose ``now()`` is the simulated clock at ``turn``.
 
     For a dialect whose servers return typed values (Postgres), column values come back as
     their declared types say (:func:`~.sql_dialects.register_typed_values`).
@@ -180,34 +194,40 @@ def _connect(turn: int, dialect: str = "sqlite") -> sqlite3.Connection:
     typed = dialect in TYPED_DIALECTS
     if typed:
         register_typed_values()
-    conn = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None,
-                           detect_types=sqlite3.PARSE_DECLTYPES if typed else 0)
+    conn = connect(check_same_thread=False, isolation_level=None,
+                   detect_types=sqlite3.PARSE_DECLTYPES if typed else 0)
     stamp = clock(turn).strftime("%Y-%m-%d %H:%M:%S")
     conn.create_function("now", 0, lambda: stamp, deterministic=True)
     return conn
 
 
-def _build(dialect: str, statements: list[str]) -> tuple[sqlite3.Connection, list[str]]:
+def _build(dialect: str, statements: list[str]) -> tuple[SandboxedConnection, list[str]]:
     conn = _connect(0)  # seed state is at turn 0
     try:
-        for statement in statements:
-            if dialect == "sqlite":
-                conn.executescript(sqlite_clock(statement))
-            else:
-                for translated in to_sqlite(statement, dialect):
-                    conn.execute(translated)
+        for statement in statements:  # seeds are sandboxed too: a world file is input like any other
+            with conn.statement():
+                if dialect == "sqlite":
+                    conn.executescript(sqlite_clock(statement))
+                else:
+                    for translated in to_sqlite(statement, dialect):
+                        conn.execute(translated)
     except sqlite3.Error as exc:
-        raise SeedSQLError(f"the world's seeded SQL does not run: {exc}",
+        raise SeedSQLError(f"the world's seeded SQL does not run: {conn.explain(exc)}",
                            hint=f"check seed.{DB_COLLECTION} in the world file") from exc
     return conn, statements if dialect == "sqlite" else dump(conn)
 
 
-def dump(conn: sqlite3.Connection) -> list[str]:
+def dump(conn: SandboxedConnection) -> list[str]:
     """The database as SQL statements that rebuild it exactly.
 
     Unlike ``iterdump`` (tables by name, rows renumbered) it keeps the order tables were
     created in (``list_tables`` answers in that order) and every row's rowid.
     """
+    with conn.trusted():
+        return _dump(conn)
+
+
+def _dump(conn: SandboxedConnection) -> list[str]:
     tables: list[str] = []
     later: list[str] = []
     sequence: list[str] = []

@@ -174,6 +174,7 @@ _POSTGRES_ERRORS: tuple[tuple[str, str], ...] = (
     (r"NOT NULL constraint failed: (\w+)\.(\w+)", 'null value in column "{1}" of relation "{0}" violates not-null constraint'),
     (r'near "(.+?)": syntax error', 'syntax error at or near "{0}"'),
     (r"incomplete input", "syntax error at end of input"),
+    (r"interrupted: query took longer than .*", "canceling statement due to statement timeout"),
 )
 _MYSQL_ERRORS: tuple[tuple[str, str], ...] = (
     (r"no such table: (?:\w+\.)?(.+)", "Table '" + DB_NAME + ".{0}' doesn't exist"),
@@ -182,6 +183,8 @@ _MYSQL_ERRORS: tuple[tuple[str, str], ...] = (
     (r"NOT NULL constraint failed: (\w+)\.(\w+)", "Column '{1}' cannot be null"),
     (r'near "(.+?)": syntax error', ("You have an error in your SQL syntax; check the manual that corresponds to "
                                     "your MySQL server version for the right syntax to use near '{0}' at line 1")),
+    (r"interrupted: query took longer than .*",
+     "Query execution was interrupted, maximum statement execution time exceeded"),
 )
 
 
