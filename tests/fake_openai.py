@@ -55,7 +55,7 @@ class FakeOpenAI:
     """The server; use as a context manager (it runs uvicorn in a thread)."""
 
     def __init__(self, script: list[Reply] | None = None, default: Responder | Reply | None = None,
-                 model: str = "fake-world-model", latency: float = 0.0) -> None:
+                 model: str = "fake-world-model", latency: float = 0.0, host: str = "127.0.0.1") -> None:
         self.script = list(script or [])
         self.default = default if default is not None else Reply(content="ok")
         self.model = model
@@ -63,13 +63,13 @@ class FakeOpenAI:
         self.requests: list[JSONDict] = []
         self.headers: list[dict[str, str]] = []
         self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}/v1"
+        self.url = f"http://{host}:{self.port}/v1"
         self._lock = threading.Lock()
         app = Starlette(routes=[
             Route("/v1/chat/completions", self._chat, methods=["POST"]),
             Route("/v1/models", self._models, methods=["GET"]),
         ])
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error", lifespan="off",
+        config = uvicorn.Config(app, host=host, port=self.port, log_level="error", lifespan="off",
                                 backlog=4096, limit_concurrency=None, timeout_keep_alive=30)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, daemon=True)

@@ -54,7 +54,7 @@ def test_importing_without_the_extra_names_the_extra() -> None:
             "except ImportError as e:\n    print(type(e).__name__, e)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.startswith("MissingExtraError agentworld_mcp.integrations.langgraph needs the optional dependency")
-    assert "pip install 'agentworld-mcp[langgraph]'" in out
+    assert "pip install -e '.[langgraph]'" in out
 
 
 def test_one_tool_per_world_tool_with_its_name_description_and_schema() -> None:

@@ -165,7 +165,7 @@ def test_without_the_extra_the_command_says_what_to_install():
             f"raise SystemExit(main(['openenv', {str(TRACKER)!r}]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2, done.stderr
-    assert "pip install 'agentworld-mcp[openenv]'" in done.stderr and "openenv-core" in done.stderr
+    assert "pip install -e '.[openenv]'" in done.stderr and "openenv-core" in done.stderr
 
 
 async def test_openenvs_http_mcp_route_serves_the_same_catalog_and_episodes():

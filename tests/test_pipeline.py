@@ -108,9 +108,12 @@ async def test_a_world_model_bug_becomes_a_named_simulator_error(world_file: Pat
     assert sim.stats.simulator_errors["internal_error"] == 1
 
 
-def test_a_perturbation_policy_given_as_a_perturber_is_refused_with_the_fix(world_file: Path) -> None:
-    with pytest.raises(ConfigError, match="perturb="):
-        Simulator(load_world(world_file), perturber="paginated")  # type: ignore[arg-type]
+def test_a_perturbation_policy_given_as_a_perturber_is_the_run_level_policy(world_file: Path) -> None:
+    # what the README lists for the constructor: a preset name, a policy mapping, or a perturber
+    by_name = Simulator(load_world(world_file), perturber="paginated")
+    assert by_name.perturber.__class__.__name__ == "PolicyPerturber"
+    with pytest.raises(ConfigError, match="preset"):
+        Simulator(load_world(world_file), perturber="no-such-preset")
 
 
 # -- one configuration path -------------------------------------------------------------------

@@ -123,6 +123,7 @@ async def test_a_database_of_another_world_is_refused(url: str) -> None:
 
 async def test_an_unreachable_redis_is_a_clear_error() -> None:
     world = load_world(TRACKER)
-    with pytest.raises(StateFileError, match="cannot reach Redis"):
-        async with Simulator.from_world(world, store=f"redis://127.0.0.1:{free_port()}") as sim:
-            await sim.call("list_issues", {})
+    async with Simulator.from_world(world, store=f"redis://127.0.0.1:{free_port()}") as sim:
+        result = await sim.call("list_issues", {})
+    assert result.is_simulator_error and result.meta["agentworld/simulator_error"] == "store_error"
+    assert "cannot reach Redis" in result.text and "start redis-server" in result.text

@@ -174,8 +174,14 @@ def test_both_trajectory_line_formats_and_the_state_file_give_the_same_report(tm
         seen[name] = rows(DOM(page.read_text(encoding="utf-8")))
     assert seen["per-turn"] == seen["bench"] == seen["state"] == EXPECTED * 2
 
-    page = tmp_path / "no-world.html"  # without the world the calls are shown, and the page says why no changes
+    page = tmp_path / "named.html"  # the lines name a bundled world: it is found without --world
     assert report(str(tmp_path / "per-turn.jsonl"), "-o", str(page)).returncode == 0
+    assert rows(DOM(page.read_text(encoding="utf-8"))) == EXPECTED * 2
+
+    # a world that cannot be found by its name: the calls are shown, and the page says why no changes
+    (tmp_path / "private.jsonl").write_text("".join(json.dumps({**t, "world": "private-tracker"}) + "\n" for t in turns))
+    page = tmp_path / "no-world.html"
+    assert report(str(tmp_path / "private.jsonl"), "-o", str(page)).returncode == 0
     dom = DOM(page.read_text(encoding="utf-8"))
     assert [r[:2] for r in rows(dom)] == [r[:2] for r in EXPECTED * 2]
     assert any("--world WORLD" in p.text for p in dom.all("p", "none"))

@@ -53,7 +53,7 @@ class MissingExtraError(ConfigError, ImportError):
         self.extra = extra
         super().__init__(
             f"{feature} needs the optional dependency {module!r}: "
-            f"install it with `pip install 'agentworld-mcp[{extra}]'`."
+            f"install it with `pip install -e '.[{extra}]'` in a clone of agentworld-mcp (not on PyPI yet)."
         )
 
 
@@ -93,6 +93,21 @@ class TrajectoryWriteError(SimulatorError):
     """A ``--record`` line could not be written (a full disk, a file size limit); nothing of it was left."""
 
     kind = "record_error"
+
+
+class DeadlineExceededError(SimulatorError):
+    """The world model took longer than the per-call deadline (``--deadline``); the call changed nothing."""
+
+    kind = "deadline"
+
+
+class StateStoreError(SimulatorError):
+    """The episode store (a SQLite file, Redis) failed during a call: a full disk, a refused connection.
+
+    The message names the store; the call changed nothing that a later call will see.
+    """
+
+    kind = "store_error"
 
 
 class CassetteMissError(SimulatorError):

@@ -7,6 +7,7 @@ never a JSON-RPC error, a hang, a schema-invalid structuredContent or the simula
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -39,6 +40,15 @@ def hostile(value: Any, rng: random.Random) -> Any:
     return value
 
 
+#: The server's documented limit on one message (serve/screening.py): arguments past it are refused
+#: with -32600 before any tool sees them (tests/test_transport_limits.py), so hostile values stay under it.
+MESSAGE_LIMIT = 4 * 1024 * 1024
+
+
 def hostile_arguments(catalog: str, tool: JSONDict, index: int) -> JSONDict:
     rng = random.Random(f"hostile:{catalog}:{tool['name']}:{index}")
-    return hostile(arguments_for(catalog, tool, index), rng)  # type: ignore[no-any-return]
+    for _ in range(20):
+        arguments: JSONDict = hostile(arguments_for(catalog, tool, index), rng)
+        if len(json.dumps(arguments)) < MESSAGE_LIMIT - 64 * 1024:  # room for the JSON-RPC envelope
+            return arguments
+    return arguments_for(catalog, tool, index)

@@ -32,7 +32,8 @@ def add_sim_args(p: argparse.ArgumentParser) -> None:
                    "(`agentworld-mcp export` makes AgentWorldBench lines of it)")
     p.add_argument("--max-episodes", type=int, default=None, metavar="N",
                    help="keep at most N episodes in memory, evicting the least recently used idle one (in memory "
-                   "it is gone and starts afresh; with --state it stays in the file) (default: no limit)")
+                   "it is gone and starts afresh; with --state it stays in the file) (default: 1000 for serve, "
+                   "else no limit; 0: no limit)")
     p.add_argument("--episode-ttl", type=float, default=None, metavar="SECONDS",
                    help="evict an episode from memory after SECONDS without a call (same rules as --max-episodes)")
 
@@ -40,10 +41,12 @@ def add_sim_args(p: argparse.ArgumentParser) -> None:
 def simulator_options(args: argparse.Namespace) -> dict[str, Any]:
     """Keyword arguments for :class:`~agentworld_mcp.Simulator` from ``--state``/``--record``/bounds."""
     options: dict[str, Any] = {}
-    max_episodes, ttl = getattr(args, "max_episodes", None), getattr(args, "episode_ttl", None)
+    max_episodes, ttl = getattr(args, "max_episodes", None) or None, getattr(args, "episode_ttl", None)  # 0: none
     bounded = max_episodes is not None or ttl is not None
     if getattr(args, "state", None):
-        if bounded:
+        from ..state.store_redis import is_redis_url
+
+        if bounded and not is_redis_url(args.state):  # Redis bounds its own local cache
             from ..state.store import SqliteStore
 
             options["store"] = SqliteStore(args.state, max_episodes=max_episodes, episode_ttl=ttl)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import asyncio
 import json
 import logging
@@ -17,11 +18,13 @@ from typing import Any
 
 from .. import __version__
 from . import episodes as cli_episodes
+from . import logs
 from ..world.catalog import Catalog
 from ..pipeline.config import SimulatorConfig
 from ..world.kinds import BackendKind, RecordMode
 from ..pipeline.engine import Simulator
 from ..serve.http_guard import is_loopback
+from ..trajectories.redaction import install_log_redaction
 from ..errors import AgentWorldError, ConfigError, UnknownToolError, WorldFileError
 from ..world.world import World, load_world, near_miss_keys
 
@@ -43,6 +46,26 @@ examples:
 
   # copy the tool catalog of a live MCP server into a world file
   agentworld-mcp mirror -o memory.yaml -- npx -y @modelcontextprotocol/server-memory
+
+  # keep episodes in a state file and record every turn; then list them, read them, report them
+  agentworld-mcp serve issue-tracker --state state.db --record traces.jsonl
+  agentworld-mcp episodes list --state state.db
+  agentworld-mcp export traces.jsonl -o samples.jsonl
+  agentworld-mcp report traces.jsonl -o report.html
+
+  # record a real server through a proxy, learn a world from it, score the world against it
+  agentworld-mcp proxy --record real.jsonl -- npx -y @modelcontextprotocol/server-memory
+  agentworld-mcp learn real.jsonl -o learned.yaml
+  agentworld-mcp score real.jsonl --world learned.yaml --min-score 0.8
+
+  # a language world model's answer shapes, once per tool (needs an OpenAI-compatible endpoint)
+  agentworld-mcp enrich memory.yaml -o memory.enriched.yaml --base-url http://localhost:8000/v1
+
+  # a consistent fictional seed state from a scenario
+  agentworld-mcp populate issue-tracker --scenario "A rocket start-up's tracker" --count 8 -o rockets.yaml
+
+  # an OpenEnv environment for RL trainers (extra: openenv)
+  agentworld-mcp openenv issue-tracker --port 8000
 """
 
 
@@ -86,14 +109,27 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--session-idle-timeout", type=float, default=300.0, metavar="SECONDS",
                        help="HTTP only: close an MCP session idle this long (default: 300; its episode stays)")
     serve.add_argument("--max-sessions", type=int, default=1000, metavar="N",
-                       help="HTTP only: at most N open MCP sessions (default: 1000)")
+                       help="HTTP only: at most N open MCP sessions; a new one closes the idlest (default: 1000)")
+    serve.add_argument("--max-connections", type=int, default=1000, metavar="N",
+                       help="HTTP only: at most N open connections; a new one closes the one waiting longest on its "
+                       "client, else gets 503 (default: 1000; the open-file limit is raised to fit)")
+    serve.add_argument("--read-timeout", type=float, default=20.0, metavar="SECONDS",
+                       help="HTTP only: close a connection that takes longer to send a request, headers and body "
+                       "(default: 20)")
+    serve.add_argument("--keep-alive-timeout", type=float, default=5.0, metavar="SECONDS",
+                       help="HTTP only: close a connection idle this long between requests (default: 5)")
     serve.add_argument("--auth-token", default=None, metavar="TOKEN",
                        help="HTTP only: require 'Authorization: Bearer TOKEN' (default: $AGENTWORLD_AUTH_TOKEN)")
     serve.add_argument("--allow-host", action="append", default=None, metavar="HOST",
                        help="HTTP only: a Host name clients may use besides loopback ('*' for any; repeatable)")
     serve.add_argument("--allow-origin", action="append", default=None, metavar="ORIGIN",
                        help="HTTP only: a browser Origin allowed besides loopback ('*' for any; repeatable)")
+    serve.add_argument("--deadline", type=float, default=None, metavar="SECONDS",
+                       help="longest a world model may take for one call; past it the call gets a 'deadline' "
+                       "simulator error and other sessions are never held up (default: 5 for the deterministic "
+                       "model; $AGENTWORLD_DEADLINE; the world file's backend.deadline)")
     _sim_args(serve)
+    serve.set_defaults(max_episodes=SERVE_MAX_EPISODES)  # a long-running server is bounded by default
     _backend_args(serve)
 
     validate = sub.add_parser("validate", help="check a world file and print its tools")
@@ -115,6 +151,13 @@ def build_parser() -> argparse.ArgumentParser:
     openenv.add_argument("--reward", default=None, metavar="MODULE:FUNCTION",
                          help="reward from the episode's state after each call, e.g. my_rewards:issue_closed")
     openenv.add_argument("--max-sessions", type=int, default=64, help="concurrent sessions (default: 64)")
+    openenv.add_argument("--auth-token", default=None, metavar="TOKEN",
+                         help="require 'Authorization: Bearer TOKEN' on HTTP and /ws upgrades "
+                         "(default: $AGENTWORLD_AUTH_TOKEN)")
+    openenv.add_argument("--allow-host", action="append", default=None, metavar="HOST",
+                         help="a Host name clients may use besides loopback ('*' for any; repeatable)")
+    openenv.add_argument("--allow-origin", action="append", default=None, metavar="ORIGIN",
+                         help="a browser Origin allowed besides loopback ('*' for any; repeatable)")
     _sim_args(openenv)
     _backend_args(openenv)
     from ..trajectories import report
@@ -155,6 +198,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: ``serve``'s default ``--max-episodes`` (0 lifts the limit).
+SERVE_MAX_EPISODES = 1000
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     verbosity, rest = _verbosity(list(sys.argv[1:] if argv is None else argv))
@@ -181,7 +228,16 @@ def main(argv: list[str] | None = None) -> int:
 
 def _configure_logging(verbosity: int) -> None:
     level = {-1: logging.ERROR, 0: logging.WARNING, 1: logging.INFO}.get(max(-1, min(verbosity, 2)), logging.DEBUG)
-    logging.basicConfig(level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logs.configure(level)  # stderr, with control characters from clients escaped
+    install_log_redaction()  # and no secret, at any verbosity (the SDK logs whole messages at -vv)
+    # -v is our call lines; the SDK's and the HTTP server's own INFO lines ("Processing request
+    # of type CallToolRequest", one per call) come with -vv
+    for library in LIBRARY_LOGGERS:
+        logging.getLogger(library).setLevel(level if verbosity >= 2 else max(level, logging.WARNING))
+
+
+#: Loggers of the libraries under us, quiet below -vv.
+LIBRARY_LOGGERS = ("mcp", "uvicorn", "uvicorn.access", "uvicorn.error", "httpx", "httpcore", "sse_starlette")
 
 
 def _verbosity(argv: list[str]) -> tuple[int, list[str]]:
@@ -206,7 +262,7 @@ def make_simulator(world: World, args: argparse.Namespace) -> Simulator:
         record_mode=getattr(args, "record_mode", None), base_url=getattr(args, "base_url", None),
         model=getattr(args, "model", None), temperature=getattr(args, "temperature", None),
         max_tokens=getattr(args, "max_tokens", None), timeout=getattr(args, "timeout", None),
-        **cli_episodes.simulator_options(args),
+        deadline=getattr(args, "deadline", None), **cli_episodes.simulator_options(args),
     )
 
 
@@ -237,6 +293,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.transport == "http" and not is_loopback(args.host) and token is None:
         print(f"agentworld-mcp: warning: serving on {args.host} without --auth-token: anyone who can reach this "
               "port can call the tools (and the admin routes, with --admin)", file=sys.stderr)
+    if args.transport == "http":
+        check_port(args.host, args.port)
     if args.workers > 1:
         return _serve_workers(world, args)
     sim = make_simulator(world, args)
@@ -258,6 +316,7 @@ def _serve(args: argparse.Namespace) -> int:
                     extra_routes=_admin_routes(sim) if args.admin else None,
                     auth_token=token, allowed_hosts=args.allow_host, allowed_origins=args.allow_origin,
                     session_idle_timeout=args.session_idle_timeout, max_sessions=args.max_sessions,
+                    limits=_connection_limits(args),
                     on_ready=lambda url: print(f"agentworld-mcp: serving {world.name} at {url}", file=sys.stderr, flush=True),
                 )
         finally:
@@ -265,6 +324,36 @@ def _serve(args: argparse.Namespace) -> int:
 
     asyncio.run(run())
     return 0
+
+
+def check_port(host: str, port: int) -> None:
+    """Fail before anything is printed or started when ``host:port`` is taken, naming a free one."""
+    if port == 0:
+        return
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    with socket.socket(family) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server will: TIME_WAIT is no conflict
+        try:
+            probe.bind((host.strip("[]"), port))
+            return
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+    with socket.socket(family) as spare:
+        spare.bind((host.strip("[]"), 0))
+        free = spare.getsockname()[1]
+    raise ConfigError(f"cannot listen on {host}:{port}: {reason} (another server is on that port?); "
+                      f"pick another with --port, e.g. --port {free}")
+
+
+def _connection_limits(args: argparse.Namespace) -> Any:
+    from ..serve.http_limits import ConnectionLimits
+
+    for flag, value in (("--max-connections", args.max_connections), ("--read-timeout", args.read_timeout),
+                        ("--keep-alive-timeout", args.keep_alive_timeout)):
+        if value <= 0:
+            raise ConfigError(f"{flag} must be positive, not {value}")
+    return ConnectionLimits(read_timeout=args.read_timeout, keep_alive_timeout=args.keep_alive_timeout,
+                            max_connections=args.max_connections)
 
 
 #: Environment variable handing the serve command's arguments to each worker process.
@@ -427,8 +516,17 @@ def _openenv(args: argparse.Namespace) -> int:
     if args.episode:  # sessions name their episodes: reset(episode_id=...)
         raise ConfigError("openenv: every session is its own episode; name it with reset(episode_id=...), not --episode")
     reward = load_reward(args.reward) if args.reward else None
-    sim = make_simulator(load_world(args.world), args)
-    serve_openenv(sim, host=args.host, port=args.port, reward=reward, max_sessions=args.max_sessions)
+    world = load_world(args.world)
+    check_port(args.host, args.port)
+    sim = make_simulator(world, args)
+    token = args.auth_token or os.environ.get("AGENTWORLD_AUTH_TOKEN") or None
+    if not is_loopback(args.host) and token is None:
+        print(f"agentworld-mcp: warning: serving on {args.host} without --auth-token: anyone who can reach this "
+              "port can run the tools", file=sys.stderr)
+    serve_openenv(sim, host=args.host, port=args.port, reward=reward, max_sessions=args.max_sessions,
+                  auth_token=token, allowed_hosts=args.allow_host, allowed_origins=args.allow_origin,
+                  on_ready=lambda url: print(f"agentworld-mcp: serving {world.name} at {url} (OpenEnv: /reset, "
+                                             "/step, /state, /ws, /mcp)", file=sys.stderr, flush=True))
     return 0
 
 

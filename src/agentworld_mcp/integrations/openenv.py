@@ -20,17 +20,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import importlib.util
+import os
+import sys
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 from pydantic import Field
 
 from ..pipeline.engine import Simulator
 from ..state.episode import Episode, Turn, episode_id as as_episode_id
 from ..errors import ConfigError, EpisodeNotFoundError, MissingExtraError
+from ..serve.http_guard import HttpGuard
 from ..state.result import ToolResult
 from ..world.world import World
 
@@ -67,19 +72,37 @@ Reward = Callable[[EpisodeView], float]
 
 
 def load_reward(spec: str) -> Reward:
-    """``module:function`` (the module importable, e.g. on PYTHONPATH) as a reward function."""
-    module_name, _, attr = spec.partition(":")
+    """A reward function: ``path/to/rewards.py:function`` (a file, as a user points at it), or
+    ``module:function`` for an importable module (on PYTHONPATH, or in the current folder)."""
+    module_name, _, attr = spec.rpartition(":")
     if not module_name or not attr:
-        raise ConfigError(f"--reward {spec!r}: expected MODULE:FUNCTION, e.g. my_rewards:issue_closed")
+        raise ConfigError(f"--reward {spec!r}: expected FILE.py:FUNCTION or MODULE:FUNCTION, "
+                          "e.g. examples/openenv/rewards.py:issues_closed")
     try:
-        target: Any = importlib.import_module(module_name)
-    except ImportError as exc:
+        target: Any = _reward_module(module_name)
+    except (ImportError, OSError, SyntaxError) as exc:
         raise ConfigError(f"--reward {spec!r}: cannot import {module_name!r} ({exc})") from None
     for part in attr.split("."):
         target = getattr(target, part, None)
     if not callable(target):
         raise ConfigError(f"--reward {spec!r}: {attr!r} is not a function of {module_name!r}")
-    return target
+    return cast(Reward, target)
+
+
+def _reward_module(name: str) -> Any:
+    path = Path(name)
+    if path.suffix == ".py":  # a file: loaded as it is, nothing added to sys.path
+        if not path.is_file():
+            raise ImportError(f"no file {path}")
+        spec = importlib.util.spec_from_file_location(f"_agentworld_reward_{path.stem}", path)
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {path}")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    if os.getcwd() not in sys.path:  # as `python -m` would: the user's folder is importable
+        sys.path.append(os.getcwd())
+    return importlib.import_module(name)
 
 
 class SimulatorEnvironment(MCPEnvironment):
@@ -231,18 +254,36 @@ def openenv_environment(source: Simulator | World, *, reward: Reward | None = No
 
 
 def openenv_app(source: Simulator | World, *, reward: Reward | None = None, max_sessions: int = 64,
-                **overrides: Any) -> Any:
-    """openenv-core's FastAPI app (``/ws``, ``/mcp``, ``/reset``, ``/step``, ``/state``) for a simulator or world."""
+                auth_token: str | None = None, allowed_hosts: list[str] | None = None,
+                allowed_origins: list[str] | None = None, **overrides: Any) -> Any:
+    """openenv-core's FastAPI app (``/ws``, ``/mcp``, ``/reset``, ``/step``, ``/state``) for a simulator or world.
+
+    Behind the same front door as ``serve`` (:class:`~agentworld_mcp.serve.http_guard.HttpGuard`),
+    over HTTP and WebSocket alike: loopback Host and Origin only unless ``allowed_hosts`` /
+    ``allowed_origins`` say otherwise (DNS rebinding), and ``Authorization: Bearer auth_token``
+    when a token is given (for ``/ws``, on the upgrade request).
+    """
     factory = openenv_environment(source, reward=reward, **overrides)
     name = source.world.name if isinstance(source, Simulator) else source.name
-    return create_app(factory, CallToolAction, CallToolObservation, env_name=f"agentworld-{name}",
-                      max_concurrent_envs=max_sessions)
+    app = create_app(factory, CallToolAction, CallToolObservation, env_name=f"agentworld-{name}",
+                     max_concurrent_envs=max_sessions)
+    # methods=None: OpenEnv's routes are its own, only the door is shared (no MCP screening).
+    app.add_middleware(HttpGuard, methods=None, token=auth_token, allowed_hosts=allowed_hosts or (),
+                       allowed_origins=allowed_origins or ())
+    return app
 
 
 def serve_openenv(sim: Simulator, *, host: str = "127.0.0.1", port: int = 8000, reward: Reward | None = None,
-                  max_sessions: int = 64) -> None:
+                  max_sessions: int = 64, auth_token: str | None = None, allowed_hosts: list[str] | None = None,
+                  allowed_origins: list[str] | None = None, on_ready: Callable[[str], None] | None = None) -> None:
     """Serve ``sim`` as an OpenEnv environment until interrupted."""
     import uvicorn
 
-    uvicorn.run(openenv_app(sim, reward=reward, max_sessions=max_sessions), host=host, port=port,
-                log_level="warning")
+    hosts = list(allowed_hosts or [])
+    if host not in ("0.0.0.0", "::", ""):
+        hosts.append(host)  # the address it was asked to bind is a name its clients use
+    app = openenv_app(sim, reward=reward, max_sessions=max_sessions, auth_token=auth_token, allowed_hosts=hosts,
+                      allowed_origins=allowed_origins)
+    if on_ready is not None:
+        on_ready(f"http://{host}:{port}")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

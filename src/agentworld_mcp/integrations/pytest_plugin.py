@@ -305,16 +305,9 @@ class AgentWorld:
         return world_from_definitions(tools, overlay)
 
     def _find(self, world: str | os.PathLike[str]) -> Path:
-        path = Path(world)
-        candidates = [path] if path.is_absolute() else [self._run.test_dir / path, self._run.rootdir / path, Path.cwd() / path]
-        for candidate in candidates:
-            if candidate.is_file():
-                return candidate
-        from ..errors import WorldFileError
+        from ..world.world import find_world  # one name resolution for every entry point
 
-        looked = ", ".join(dict.fromkeys(str(c) for c in candidates))
-        raise WorldFileError(str(world), [f"world file not found (looked at {looked}); fix the path in "
-                                          "@pytest.mark.agentworld(world=...) or agentworld.use(world=...)"])
+        return find_world(world, near=[self._run.test_dir, self._run.rootdir])
 
     def _cassette(self, kind: str) -> Path | None:
         cassette = self._settings.get("cassette")

@@ -20,6 +20,7 @@ refused past ``max_response_bytes``; a body that is not a chat completion is an 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import itertools
 import json
 import logging
@@ -28,6 +29,7 @@ import random
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
@@ -117,27 +119,62 @@ class LLMSettings(BaseModel):
         env: Mapping[str, str] | None = None,
         **overrides: Any,
     ) -> LLMSettings:
-        """Merge the sources; raises :class:`ConfigError` naming the bad setting."""
+        """Merge the sources; raises :class:`ConfigError` naming the bad setting.
+
+        ``OPENAI_API_KEY`` goes only where the user sent it: to a base URL from a flag, a keyword
+        argument or ``AGENTWORLD_BASE_URL``, to a loopback one, or to any when
+        ``AGENTWORLD_TRUST_WORLD_BASE_URL=1``. A world file that names a remote endpoint of its
+        own gets requests without the key (and a warning that says how to allow it).
+        """
         env = os.environ if env is None else env
         data: JSONDict = {k: v for k, v in (world_backend or {}).items() if k not in _NOT_LLM_KEYS}
+        from_world = "base_url" in data or "base_urls" in data
         if env.get("AGENTWORLD_BASE_URL"):
             data["base_url"] = env["AGENTWORLD_BASE_URL"]
+            from_world = False
         if env.get("AGENTWORLD_MODEL"):
             data["model"] = env["AGENTWORLD_MODEL"]
-        if env.get("OPENAI_API_KEY"):
-            data["api_key"] = env["OPENAI_API_KEY"]
+        env_key = env.get("OPENAI_API_KEY")
         for key, value in overrides.items():
             if value is None or value == []:
                 continue
-            data["base_url" if key in ("base_url", "base_urls") else key] = value
+            if key in ("base_url", "base_urls"):
+                data.pop("base_urls", None)
+                key, from_world = "base_url", False
+            data[key] = value
         if "base_urls" in data:
             data["base_url"] = data.pop("base_urls")
         try:
-            return cls.model_validate(data)
+            settings = cls.model_validate(data)
         except ValidationError as exc:
             problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'backend'}: {e['msg']}" for e in exc.errors())
             raise ConfigError(f"invalid llm backend settings: {problems}. "
                               "Fix the world file's `backend:` mapping or the --base-url/--model flags.") from None
+        if env_key and overrides.get("api_key") is None:
+            untrusted = [u for u in settings.base_urls if not _is_loopback_url(u)] if from_world else []
+            if untrusted and env.get(TRUST_WORLD_BASE_URL_ENV, "").lower() not in ("1", "true", "yes"):
+                logger.warning(
+                    "the world file's backend.base_url (%s) is not on this machine: OPENAI_API_KEY is not sent "
+                    "to it. Pass --base-url (or set AGENTWORLD_BASE_URL) to use that endpoint with your key, or "
+                    "set %s=1 to trust the world file's endpoints", ", ".join(untrusted), TRUST_WORLD_BASE_URL_ENV)
+            else:
+                settings.api_key = SecretStr(env_key)
+        return settings
+
+
+#: Set to 1 to send ``OPENAI_API_KEY`` to the base URL a world file names, wherever it is.
+TRUST_WORLD_BASE_URL_ENV = "AGENTWORLD_TRUST_WORLD_BASE_URL"
+
+
+def _is_loopback_url(url: str) -> bool:
+    """Whether ``url`` names this machine (``localhost`` or a literal loopback address): a key sent there stays here."""
+    host = (urlsplit(url).hostname or "").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 # -- transport -------------------------------------------------------------------------
@@ -288,7 +325,8 @@ class OpenAITransport:
             except (openai.AuthenticationError, openai.PermissionDeniedError, openai.NotFoundError) as exc:
                 raise ModelEndpointError(
                     f"the world model endpoint {endpoint.base_url} refused the {what}: {exc}",
-                    hint="check --base-url (it should end in /v1), --model and OPENAI_API_KEY") from exc
+                    hint="check --base-url (it should end in /v1), --model and OPENAI_API_KEY (sent only to a "
+                         "base URL from --base-url, AGENTWORLD_BASE_URL or loopback; see docs/server.md)") from exc
             except (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError,
                     openai.APIStatusError) as exc:
                 status = getattr(exc, "status_code", None)

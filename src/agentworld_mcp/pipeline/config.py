@@ -5,7 +5,7 @@ A simulator's settings come from three sources, later ones winning:
 1. the world file (``backend: {type, seed, cassette, record_mode, base_url, ...}`` and
    ``perturbations:``);
 2. the environment (``AGENTWORLD_BACKEND``, ``AGENTWORLD_SEED``, ``AGENTWORLD_PERTURB``,
-   ``AGENTWORLD_CASSETTE``, ``AGENTWORLD_RECORD_MODE``; the llm backend also reads
+   ``AGENTWORLD_CASSETTE``, ``AGENTWORLD_RECORD_MODE``, ``AGENTWORLD_DEADLINE``; the llm backend also reads
    ``AGENTWORLD_BASE_URL``, ``AGENTWORLD_MODEL`` and ``OPENAI_API_KEY``);
 3. explicit overrides (command-line flags, keyword arguments, pytest options and markers).
 
@@ -39,7 +39,12 @@ ENV_VARS = {
     "perturb": "AGENTWORLD_PERTURB",
     "cassette": "AGENTWORLD_CASSETTE",
     "record_mode": "AGENTWORLD_RECORD_MODE",
+    "deadline": "AGENTWORLD_DEADLINE",
 }
+
+#: Seconds the deterministic world model may take for one call when no deadline is given: far
+#: above any real answer (milliseconds), short enough that a hostile call is answered quickly.
+DEFAULT_DEADLINE = 5.0
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,9 @@ class SimulatorConfig:
     record_mode: RecordMode = RecordMode.ONCE
     #: llm settings given as overrides (``base_url``, ``model``, ``temperature``...).
     llm: JSONDict = field(default_factory=dict)
+    #: Seconds one prediction may take (``--deadline``); None: :data:`DEFAULT_DEADLINE` for the
+    #: deterministic model, and for the llm backend its own ``--timeout`` alone.
+    deadline: float | None = None
 
     @classmethod
     def resolve(
@@ -67,6 +75,7 @@ class SimulatorConfig:
         perturb: Any = None,
         cassette: str | os.PathLike[str] | None = None,
         record_mode: str | RecordMode | None = None,
+        deadline: float | str | None = None,
         **llm: Any,
     ) -> SimulatorConfig:
         """Merge the world file, ``env`` (default ``os.environ``) and the overrides given (None = not given)."""
@@ -88,6 +97,7 @@ class SimulatorConfig:
         mode, mode_from = pick("record_mode", record_mode)
         tape, _ = pick("cassette", cassette)
         policy, _ = pick("perturb", perturb)
+        limit, limit_from = pick("deadline", deadline)
         return cls(
             backend=BackendKind.parse(kind, kind_from) if kind is not None else BackendKind.SCHEMA,
             seed=_seed(seed_value, seed_from),
@@ -95,6 +105,7 @@ class SimulatorConfig:
             cassette=str(tape) if tape is not None else None,
             record_mode=RecordMode.parse(mode, mode_from) if mode is not None else RecordMode.ONCE,
             llm={k: v for k, v in llm.items() if v not in (None, [])},
+            deadline=_deadline(limit, limit_from),
         )
 
     def make_backend(self, world: World) -> WorldModel:
@@ -112,6 +123,18 @@ class SimulatorConfig:
         return perturber_for(world, policy)
 
 
+def _deadline(value: Any, source: str) -> float | None:
+    if value is None:
+        return None
+    try:
+        seconds = float(value) if not isinstance(value, bool) else float("nan")
+    except (TypeError, ValueError):
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise ConfigError(f"deadline must be a positive number of seconds, got {value!r} ({source})")
+    return seconds
+
+
 def _seed(value: Any, source: str) -> int:
     if value is None:
         return 0
@@ -123,4 +146,4 @@ def _seed(value: Any, source: str) -> int:
         raise ConfigError(f"seed must be an integer, got {value!r} ({source})") from None
 
 
-__all__ = ["ENV_VARS", "SimulatorConfig"]
+__all__ = ["DEFAULT_DEADLINE", "ENV_VARS", "SimulatorConfig"]

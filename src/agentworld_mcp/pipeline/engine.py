@@ -11,19 +11,28 @@ Each stage is one method below that takes what the previous one returns. Every e
 
 from __future__ import annotations
 
+import dataclasses
+import asyncio
+import contextlib
 import json
 import logging
 import os
 import time
 from collections import Counter
+import threading
+from collections.abc import Coroutine
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..models.base import WorldModel
 from ..world.catalog import Catalog, ToolSpec
-from .config import SimulatorConfig
+from .config import DEFAULT_DEADLINE, SimulatorConfig
 from ..state.episode import DEFAULT_EPISODE, Episode, Turn, episode_id
-from ..errors import ConfigError, InvalidObservationError, SimulatorBugError, SimulatorError, UnknownToolError
+from ..errors import (
+    ConfigError, DeadlineExceededError, InvalidObservationError, SimulatorBugError, SimulatorError, StateStoreError,
+    UnknownToolError,
+)
 from ..state.ledger import Effect
 from ..state.result import SIMULATOR_ERROR_META, ToolResult, dump_json
 from ..state.step import Gate, Prediction, Step
@@ -97,14 +106,17 @@ class Simulator:
         backend: WorldModel | None = None,
         seed: int | None = None,
         store: EpisodeStore | str | os.PathLike[str] | None = None,
-        perturber: Perturber | None = None,
+        perturber: Perturber | str | Mapping[str, Any] | None = None,
         recorders: list[TurnSink] | None = None,
         config: SimulatorConfig | None = None,
     ) -> None:
-        if perturber is not None and not hasattr(perturber, "before"):
-            raise ConfigError(f"perturber={perturber!r} is not a perturbation stage; pass a policy as "
-                              "Simulator.from_world(world, perturb=...) (a preset name, a policy mapping or file)")
         config = config or SimulatorConfig.resolve(world)
+        stage: Perturber | None = None
+        if isinstance(perturber, (str, os.PathLike, Mapping)) or (perturber is not None and not hasattr(perturber, "before")):
+            # a preset name, a policy mapping, a Policy or a policy file: the run-level policy
+            stage = dataclasses.replace(config, perturb=perturber).make_perturber(world)
+        elif perturber is not None:
+            stage = perturber
         self.world = world
         self.config = config
         self.catalog = Catalog(world).warm()
@@ -112,7 +124,7 @@ class Simulator:
         self.seed = config.seed if seed is None else seed
         self.store: EpisodeStore = open_store(store, world)  # a path: SQLite; redis://: Redis
         # The world file's policy at least: per-episode and per-call overrides need the stage too.
-        self.perturber: Perturber = perturber or config.make_perturber(world)
+        self.perturber: Perturber = stage or config.make_perturber(world)
         self.recorders: list[TurnSink] = list(recorders or [])
         self.stats = Stats()
 
@@ -169,19 +181,29 @@ class Simulator:
         spec = self._tool(tool)
         arguments = {} if arguments is None else arguments
         selected = episode_id(episode) or DEFAULT_EPISODE
-        async with self.store.session(selected, self._new_episode) as ep:
-            started, t0 = time.time(), time.perf_counter()
-            try:
-                outcome = await self._answer(spec, arguments, ep, perturb)
-            except ConfigError:
-                raise  # the caller's own settings (a bad per-call policy): theirs to fix, as an error
-            except Exception as exc:  # any other failure is the simulator's: a named result, never a crash
-                outcome = Outcome(self._simulator_error(spec, _as_simulator_error(exc, spec)), stages=["failed"])
-            try:
-                outcome.turn = self._record(ep, spec, arguments, outcome, started, t0)
-            except Exception as exc:  # a bug while committing the changes: the turn is that failure
-                outcome = Outcome(self._simulator_error(spec, _as_simulator_error(exc, spec)), stages=["failed"])
-                outcome.turn = self._record(ep, spec, arguments, outcome, started, t0)
+        held: list[Any] = []  # recorders whose line waits for the store's commit (TrajectoryRecorder.begin)
+        try:
+            async with self.store.session(selected, self._new_episode) as ep:
+                started, t0 = time.time(), time.perf_counter()
+                try:
+                    outcome = await self._answer(spec, arguments, ep, perturb)
+                except ConfigError:
+                    raise  # the caller's own settings (a bad per-call policy): theirs to fix, as an error
+                except Exception as exc:  # any other failure is the simulator's: a named result, never a crash
+                    outcome = Outcome(self._simulator_error(spec, _as_simulator_error(exc, spec)), stages=["failed"])
+                try:
+                    outcome.turn = await self._record(ep, spec, arguments, outcome, started, t0, held)
+                except Exception as exc:  # a bug while committing the changes: the turn is that failure
+                    _settle(held, committed=False)
+                    outcome = Outcome(self._simulator_error(spec, _as_simulator_error(exc, spec)), stages=["failed"])
+                    outcome.turn = await self._record(ep, spec, arguments, outcome, started, t0, held)
+        except StateStoreError as exc:  # the file or the server under the episodes failed: nothing committed
+            _settle(held, committed=False)
+            outcome = Outcome(self._simulator_error(spec, exc), stages=["failed"])
+        except BaseException:
+            _settle(held, committed=False)
+            raise
+        _settle(held, committed=True)
         self._count(outcome)
         if calls_log.isEnabledFor(logging.INFO):
             _log_call(selected, outcome)
@@ -225,11 +247,56 @@ class Simulator:
         return Outcome(result, gate, info, stages, effects=effects)
 
     async def _predict(self, step: Step) -> Prediction | SimulatorError:
-        """The world model's prediction, or the simulator failure that stood in its way."""
+        """The world model's prediction, or the simulator failure that stood in its way.
+
+        Bounded by the deadline: a CPU-bound model (the deterministic one) runs in a worker
+        thread, so the event loop keeps serving other sessions; an async one (the llm backend)
+        stays on the loop and is cancelled at the deadline, when one is set. A Python thread
+        cannot be killed: a prediction past its deadline finishes in the background (the SQL
+        engine's own limits end a runaway query) and its answer is dropped. Predictions never
+        change the episode, and the episode is committed with the deadline error, not with it.
+        """
+        model = _model_for(self.backend, step)
         try:
-            return await self.backend.predict(step)
+            if _cpu_bound(model):
+                deadline = self.config.deadline or DEFAULT_DEADLINE
+                if getattr(model, "cpu_bound", None) or _heavy(step):  # e.g. a real query: off the loop
+                    return await self._in_thread(model.predict(step), deadline)
+                # Microseconds of Python: a thread would cost more than the answer (bench_roundtrip),
+                # and could not free the loop anyway while it holds the GIL. Checked after the fact.
+                started = time.perf_counter()
+                prediction = await model.predict(step)
+                if time.perf_counter() - started > deadline:
+                    raise self._deadline_error(step, deadline)
+                return prediction
+            if self.config.deadline is None:
+                return await model.predict(step)
+            try:
+                async with asyncio.timeout(self.config.deadline):
+                    return await model.predict(step)
+            except TimeoutError:
+                return self._deadline_error(step, self.config.deadline)
         except Exception as exc:  # a bug must reach the client as a named tool error, never a protocol error
             return _as_simulator_error(exc, step.tool)
+
+    async def _in_thread(self, prediction: Coroutine[Any, Any, Prediction], deadline: float) -> Prediction | SimulatorError:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Prediction] = loop.create_future()
+        # A daemon thread per call (not a pool): a runaway one never holds up others queued behind
+        # it, nor the process's exit (a pool's threads are joined at exit).
+        threading.Thread(target=_run_to_end, args=(prediction, loop, future), name="agentworld-predict",
+                         daemon=True).start()
+        done, _ = await asyncio.wait({future}, timeout=deadline)
+        if future in done:
+            return future.result()
+        future.add_done_callback(_late)  # its answer, or its failure, goes nowhere
+        raise self._deadline_error(None, deadline)
+
+    def _deadline_error(self, step: Step | None, deadline: float) -> DeadlineExceededError:
+        return DeadlineExceededError(
+            f"the world model took longer than the {deadline:g}s deadline for this call; the call changed nothing",
+            hint="simplify the call (a smaller query, a simpler pattern), or raise --deadline / AGENTWORLD_DEADLINE",
+        )
 
     def _check_output(self, step: Step, prediction: Prediction | SimulatorError) -> ToolResult:
         """The tool result for the prediction: the final guard that structuredContent fits the schema."""
@@ -262,8 +329,8 @@ class Simulator:
             effects = infer_effects(step, prediction)
         return effects
 
-    def _record(self, ep: Episode, spec: ToolSpec, arguments: JSONDict, outcome: Outcome, started: float,
-                t0: float) -> Turn:
+    async def _record(self, ep: Episode, spec: ToolSpec, arguments: JSONDict, outcome: Outcome, started: float,
+                      t0: float, held: list[Any]) -> Turn:
         """Give the turn to the recorders, then commit it: its ledger changes and the episode's turns.
 
         Recorded first, so a turn the episode keeps is in the trajectory file too. A recorder that
@@ -271,13 +338,24 @@ class Simulator:
         named simulator error (``record_error``), the ledger keeps none of the call's changes, and
         the episode keeps that error as the turn, which trajectory files leave out like every
         simulator failure. Whatever store holds the episode, state and file then agree.
+
+        With a persistent store, a trajectory file's line and the store's commit are one unit
+        (``held``, settled by :meth:`run` once the store has committed or failed), so a crash
+        never leaves a line for a turn the state lacks.
         """
         outcome.stages.append("record")
         turn = self._turn(ep, spec, arguments, outcome, started, t0)
+        committed = getattr(self.store, "committed_turns", None)
         try:
             for recorder in self.recorders:
-                recorder.record(self.catalog, ep, turn)
+                begin = getattr(recorder, "begin", None)
+                if committed is not None and begin is not None:
+                    await begin(self.catalog, ep, turn, committed)
+                    held.append(recorder)
+                else:
+                    recorder.record(self.catalog, ep, turn)
         except Exception as exc:  # noqa: BLE001 - a failed write is the simulator's, never the tool's
+            _settle(held, committed=False)
             failure = _as_simulator_error(exc, spec)
             outcome.result, outcome.effects = self._simulator_error(spec, failure), []
             outcome.info = {**outcome.info, **_error_info(failure)}
@@ -370,6 +448,68 @@ def _log_call(episode: str, outcome: Outcome) -> None:
     fired = ",".join(str(f.get("kind")) for f in outcome.gate.fired)
     calls_log.info("episode=%s turn=%d %s %s -> %s%s%s (%.1f ms)", episode, turn.index, turn.tool, args, status, f": {first}" if first else "",
                    f" [perturbed: {fired}]" if fired else "", turn.duration_ms)
+
+
+def _settle(held: list[Any], *, committed: bool) -> None:
+    """Tell the recorders holding a line whether the store committed its turn (and empty ``held``)."""
+    while held:
+        held.pop().end(committed)
+
+
+def _model_for(backend: WorldModel, step: Step) -> WorldModel:
+    """The model that answers ``step`` (a per-tool world model delegates by tool)."""
+    model_for = getattr(backend, "model_for", None)
+    return model_for(step.tool.name) if model_for is not None else backend
+
+
+def _cpu_bound(model: WorldModel) -> bool:
+    """Whether the model computes its answer itself rather than awaiting I/O: a model that says
+    ``cpu_bound = True`` always runs in a thread; the deterministic one does for its heavy calls."""
+    flag = getattr(model, "cpu_bound", None)
+    if flag is not None:
+        return bool(flag)
+    from ..models.deterministic.schema import SchemaWorldModel
+
+    return isinstance(model, SchemaWorldModel)
+
+
+def _heavy(step: Step) -> bool:
+    """Whether the deterministic answer runs a real query engine (the SQL style), worth a thread."""
+    try:
+        return step.role.style == "sql"
+    except Exception:  # noqa: BLE001 - a role that cannot be worked out is answered (and fails) inline
+        return False
+
+
+def _run_to_end(prediction: Coroutine[Any, Any, Prediction], loop: asyncio.AbstractEventLoop,
+                future: asyncio.Future[Prediction]) -> None:
+    """Run a coroutine that never waits on I/O to its end in this (worker) thread, one step, and
+    hand its answer or its failure to ``future`` on the loop."""
+    try:
+        try:
+            prediction.send(None)
+        except StopIteration as done:
+            outcome: Any = done.value
+            setter: Any = future.set_result
+        else:
+            prediction.close()
+            outcome = SimulatorBugError("a CPU-bound world model awaited I/O",
+                                        hint="set cpu_bound = False on the world model")
+            setter = future.set_exception
+    except BaseException as exc:  # noqa: BLE001 - handed to the caller, which names it
+        outcome, setter = exc, future.set_exception
+    with contextlib.suppress(RuntimeError):  # the loop closed while this ran past its deadline
+        loop.call_soon_threadsafe(_settle_future, future, setter, outcome)
+
+
+def _settle_future(future: asyncio.Future[Any], setter: Any, outcome: Any) -> None:
+    if not future.done():
+        setter(outcome)
+
+
+def _late(future: asyncio.Future[Any]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.debug("a prediction past its deadline failed later: %r", future.exception())
 
 
 def _as_simulator_error(exc: Exception, spec: ToolSpec) -> SimulatorError:

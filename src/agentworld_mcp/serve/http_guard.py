@@ -10,15 +10,22 @@ One ASGI middleware in front of the MCP endpoint and the admin routes:
 * admin routes refuse cross-site requests outright (``Sec-Fetch-Site: cross-site``) and
   the bodies a page may send cross-site without a preflight (forms, ``text/plain``), so a
   page on another site cannot reset an episode;
+* WebSocket upgrades (OpenEnv's ``/ws``) pass the same Host, Origin and token checks; a refused
+  upgrade is answered with the same status when the server supports denial responses, else 403;
 * every POST to the MCP endpoint is screened (:mod:`agentworld_mcp.serve.screening`) and bounded
   in size: a parse error, a nesting past the limit or an unknown method is answered with
-  the JSON-RPC error and HTTP 400, never a 500.
+  the JSON-RPC error and HTTP 400, never a 500 (when ``methods`` is given: OpenEnv's app has
+  routes of its own and is not screened).
+
+Host names are compared whole: ``127.0.0.1.evil.com`` is not loopback, ``127.0.0.2`` is.
 """
 
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
+import re
 from collections.abc import Awaitable, Callable, Collection, Iterable
 from typing import Any
 from urllib.parse import urlsplit
@@ -37,8 +44,33 @@ _SIMPLE_CONTENT_TYPES = ("text/plain", "application/x-www-form-urlencoded", "mul
 MAX_BODY = 4 * 1024 * 1024
 
 
+#: A Host header: a name or dotted quad, or a bracketed IPv6 literal, then an optional port.
+_HOST_HEADER = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._-]+))(?::(?P<port>[0-9]{1,5}))?")
+
+
 def is_loopback(host: str) -> bool:
-    return host in LOOPBACK_HOSTS or host.startswith("127.")
+    """``localhost``, or a literal loopback address (127.0.0.0/8, ``::1``, bracketed or not).
+
+    The whole name is compared: a DNS name that merely starts with ``127.`` can point anywhere.
+    """
+    name = host.strip().lower()
+    if name == "localhost":
+        return True
+    if name.startswith("[") and name.endswith("]"):
+        name = name[1:-1]
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """A Host header as (name, port); IPv6 names keep their brackets. None when malformed."""
+    match = _HOST_HEADER.fullmatch(value.strip().lower())
+    if match is None:
+        return None
+    name = f"[{match['v6']}]" if match["v6"] else match["name"]
+    return name, int(match["port"]) if match["port"] else None
 
 
 class HttpGuard:
@@ -46,7 +78,7 @@ class HttpGuard:
         self,
         app: ASGIApp,
         *,
-        methods: Collection[str],
+        methods: Collection[str] | None,
         mcp_path: str = "/mcp",
         admin_prefix: str = "/admin",
         token: str | None = None,
@@ -54,7 +86,7 @@ class HttpGuard:
         allowed_origins: Iterable[str] = (),
     ) -> None:
         self.app = app
-        self.methods = frozenset(methods)
+        self.methods = frozenset(methods) if methods is not None else None
         self.mcp_path = mcp_path.rstrip("/")
         self.admin_prefix = admin_prefix
         self.token = token.encode() if token else None
@@ -62,17 +94,20 @@ class HttpGuard:
         self.origins = {o.lower().rstrip("/") for o in allowed_origins}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
         refusal = self._refusal(scope, headers)
         if refusal is not None:
             status, message, extra = refusal
-            await _respond(send, status, {"error": message}, extra)
+            if scope["type"] == "websocket":
+                await _deny_websocket(scope, send, status, {"error": message}, extra)
+            else:
+                await _respond(send, status, {"error": message}, extra)
             return
         path = scope.get("path", "").rstrip("/")
-        if path == self.mcp_path and scope.get("method") == "POST":
+        if self.methods is not None and path == self.mcp_path and scope.get("method") == "POST":
             body = await _read_body(receive, MAX_BODY)
             if body is None:
                 await _respond(send, 413, {"error": f"request body larger than {MAX_BODY} bytes"})
@@ -87,7 +122,7 @@ class HttpGuard:
     def _refusal(self, scope: Scope, headers: dict[str, str]) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
         host = headers.get("host", "")
         if not self._host_allowed(host):
-            return 421, f"host {host!r} is not allowed; start the server with --allow-host {host.split(':')[0]}", []
+            return 421, f"host {host!r} is not allowed; start the server with --allow-host {_bare(host)}", []
         origin = headers.get("origin")
         if origin is not None and not self._origin_allowed(origin):
             return 403, f"origin {origin!r} is not allowed; start the server with --allow-origin {origin}", []
@@ -97,7 +132,7 @@ class HttpGuard:
             if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), self.token):
                 return 401, "missing or wrong bearer token (Authorization: Bearer TOKEN)", [
                     (b"www-authenticate", b'Bearer realm="agentworld-mcp"')]
-        if scope.get("path", "").startswith(self.admin_prefix):
+        if scope["type"] == "http" and scope.get("path", "").startswith(self.admin_prefix):
             if headers.get("sec-fetch-site") == "cross-site":
                 return 403, "cross-site requests to admin routes are refused", []
             unsafe = scope.get("method") not in ("GET", "HEAD", "OPTIONS")
@@ -109,9 +144,11 @@ class HttpGuard:
     def _host_allowed(self, host: str) -> bool:
         if "*" in self.hosts:
             return True
-        name = host.lower()
-        bare = name.rsplit(":", 1)[0] if not name.endswith("]") else name
-        return is_loopback(bare) or bare in self.hosts or name in self.hosts
+        parsed = split_host(host)
+        if parsed is None:  # empty, or not a host at all (``evil.com@127.0.0.1``, a path...)
+            return False
+        name, _ = parsed
+        return is_loopback(name) or name in self.hosts or host.strip().lower() in self.hosts
 
     def _origin_allowed(self, origin: str) -> bool:
         if "*" in self.origins:
@@ -119,8 +156,15 @@ class HttpGuard:
         lowered = origin.lower().rstrip("/")
         if lowered in self.origins:
             return True
-        host = urlsplit(lowered).hostname or ""
-        return is_loopback(host) or (f"[{host}]" in LOOPBACK_HOSTS)
+        parts = urlsplit(lowered)
+        if parts.scheme not in ("http", "https") or parts.username is not None or parts.password is not None:
+            return False
+        return is_loopback(parts.hostname or "")
+
+
+def _bare(host: str) -> str:
+    parsed = split_host(host)
+    return parsed[0] if parsed else "HOST"
 
 
 async def _read_body(receive: Receive, limit: int) -> bytes | None:
@@ -154,6 +198,18 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return replay
 
 
+async def _deny_websocket(scope: Scope, send: Send, status: int, payload: Any,
+                          extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    """Refuse an upgrade before accepting it: with ``status`` where the server can say so, else 403."""
+    if "websocket.http.response" not in scope.get("extensions", {}):
+        await send({"type": "websocket.close", "code": 1008})
+        return
+    body = json.dumps(payload).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(extra or [])]
+    await send({"type": "websocket.http.response.start", "status": status, "headers": headers})
+    await send({"type": "websocket.http.response.body", "body": body})
+
+
 async def _respond(send: Send, status: int, payload: Any, extra: list[tuple[bytes, bytes]] | None = None) -> None:
     body = json.dumps(payload).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(extra or [])]
@@ -161,4 +217,4 @@ async def _respond(send: Send, status: int, payload: Any, extra: list[tuple[byte
     await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["HttpGuard", "LOOPBACK_HOSTS", "MAX_BODY", "is_loopback"]
+__all__ = ["HttpGuard", "LOOPBACK_HOSTS", "MAX_BODY", "is_loopback", "split_host"]

@@ -12,15 +12,20 @@ Two departures from a stock SDK server, both on purpose:
   lets an unknown tool be the protocol's error (-32602) rather than an ``isError`` result.
 * stdio reads messages with a fallback parser: the SDK's parser gives up on arguments
   nested ~200 deep and drops the message, so the client would wait forever. Every request
-  here gets an answer.
+  here gets an answer, malformed ones included (``null``, a batch, an id that is an object...),
+  and a line longer than :data:`~agentworld_mcp.serve.screening.MAX_MESSAGE_BYTES` is refused
+  without being held in memory whole.
+* a tool answer larger than :data:`MAX_RESULT_BYTES` becomes a simulator-error result.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
 import json
 import logging
+import math
 import sys
 import typing
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -40,13 +45,22 @@ from pydantic import BaseModel, RootModel
 from .. import __version__
 from ..pipeline.engine import Simulator
 from ..state.episode import EPISODE_HEADER, EPISODE_QUERY, META_EPISODE, META_PERTURB
+from ..state.result import SIMULATOR_ERROR_META
 from ..errors import ConfigError, InjectedProtocolError, UnknownToolError
-from .screening import METHOD_NOT_FOUND, screen
+from .screening import MAX_MESSAGE_BYTES, METHOD_NOT_FOUND, screen, too_large
+
+if typing.TYPE_CHECKING:
+    from .http_limits import ConnectionLimits
 
 log = logging.getLogger("agentworld_mcp.server")
 JSONDict = dict[str, Any]
 
 TOOLS_PAGE_SIZE = 500
+#: Largest tool answer sent, in bytes of JSON: four times the largest message the server reads,
+#: because an answer echoes its arguments (a created record, its text block, a structured copy).
+#: A bigger simulated answer becomes a simulator-error result: a cut answer would pass for the
+#: tool's own, and cut JSON would not match the tool's output schema.
+MAX_RESULT_BYTES = 4 * MAX_MESSAGE_BYTES
 
 
 def build_server(sim: Simulator, *, default_episode: str | None = None) -> Server:
@@ -80,11 +94,25 @@ def build_server(sim: Simulator, *, default_episode: str | None = None) -> Serve
             raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=str(exc))) from None
         except InjectedProtocolError as exc:  # a perturbation asked for a JSON-RPC error
             raise McpError(types.ErrorData(code=exc.code, message=exc.message)) from None
-        return types.ServerResult(types.CallToolResult.model_validate(result.to_dict()))
+        return types.ServerResult(types.CallToolResult.model_validate(_bounded(params.name, result.to_dict())))
 
     _register(server, types.ListToolsRequest, list_tools)
     _register(server, types.CallToolRequest, call_tool)
     return server
+
+
+def _bounded(tool: str, answer: JSONDict) -> JSONDict:
+    """``answer``, or the simulator-error result saying it is larger than :data:`MAX_RESULT_BYTES`."""
+    size = len(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode())
+    if size <= MAX_RESULT_BYTES:
+        return answer
+    log.error("the answer to %s is %d bytes, past the %d-byte limit: sent as a simulator error", tool, size,
+              MAX_RESULT_BYTES)
+    text = (f"[agentworld-mcp simulator error: result_too_large] the simulated answer to {tool} is {size} bytes, "
+            f"larger than the limit of {MAX_RESULT_BYTES} bytes for one tool result; ask for less (a narrower "
+            "query, a smaller page). (This error comes from the simulator, not from the simulated tool.)")
+    return {"content": [{"type": "text", "text": text}], "isError": True,
+            "_meta": {SIMULATOR_ERROR_META: "result_too_large"}}
 
 
 def _register(server: Server, request_type: type, handler: Callable[[Any], Any]) -> None:
@@ -151,7 +179,9 @@ def _parse_message(raw: bytes) -> types.JSONRPCMessage | JSONDict:
         root = message.root
         if isinstance(root, types.JSONRPCRequest) and root.method not in CLIENT_METHODS:
             return _rpc_error(root.id, METHOD_NOT_FOUND, f"Method not found: {root.method}")
-        return message
+        if not (isinstance(root, types.JSONRPCNotification) and "id" in (root.model_extra or {})):
+            return message
+        # else a request whose id is not a string or an integer: the SDK takes it for a notification
     data, problem = screen(raw, CLIENT_METHODS)
     if problem is not None:
         return problem  # type: ignore[return-value]
@@ -166,9 +196,35 @@ def _rpc_error(request_id: Any, code: int, message: str) -> JSONDict:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
+#: How much of an oversized line is read at a time while it is skipped.
+_SKIP_CHUNK = 1024 * 1024
+
+
+async def _bounded_lines(stdin: typing.BinaryIO) -> AsyncIterator[bytes | JSONDict]:
+    """The lines of ``stdin``, each at most :data:`MAX_MESSAGE_BYTES` long; for a longer one, its
+    ``-32600`` answer: the rest is read in chunks and dropped, so memory stays bounded."""
+    while True:
+        line = await anyio.to_thread.run_sync(stdin.readline, MAX_MESSAGE_BYTES + 1)
+        if not line:
+            return
+        if len(line) <= MAX_MESSAGE_BYTES or line.endswith(b"\n"):
+            yield line
+            continue
+        head, tail, size = line[:4096], line[-512:], len(line)
+        del line
+        while not tail.endswith(b"\n"):
+            chunk = await anyio.to_thread.run_sync(stdin.readline, _SKIP_CHUNK)
+            if not chunk:
+                break
+            size += len(chunk)
+            tail = (tail + chunk)[-512:]
+        stripped = tail.rstrip(b"\r\n")
+        yield too_large(head, stripped, size - (len(tail) - len(stripped)))
+
+
 @contextlib.asynccontextmanager
 async def _stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
-    stdin = anyio.wrap_file(sys.stdin.buffer)  # bytes: invalid UTF-8 is a parse error, not a replaced character
+    stdin = sys.stdin.buffer  # bytes: invalid UTF-8 is a parse error, not a replaced character
     stdout = anyio.wrap_file(TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
     read_writer, read_stream = anyio.create_memory_object_stream[Any](0)
     write_stream, write_reader = anyio.create_memory_object_stream[SessionMessage](0)
@@ -181,14 +237,13 @@ async def _stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any]
 
     async def reader() -> None:
         async with read_writer:
-            async for line in stdin:
-                if not line.strip():
+            async for line in _bounded_lines(stdin):
+                if isinstance(line, bytes) and not line.strip():
                     continue
-                message = _parse_message(line)
-                if isinstance(message, dict):
+                message = _parse_message(line) if isinstance(line, bytes) else line
+                if isinstance(message, dict):  # every malformed message is answered, with id null if need be
                     log.warning("answering an unparsable message: %s", message["error"]["message"][:200])
-                    if message["id"] is not None or message["error"]["code"] == types.PARSE_ERROR:
-                        await emit(json.dumps(message))
+                    await emit(json.dumps(message))
                     continue
                 await read_writer.send(SessionMessage(message))
 
@@ -231,15 +286,12 @@ def http_app(
 
     _quiet_disconnects()
 
-    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
     from starlette.applications import Starlette
     from starlette.routing import Mount, Route
 
     server = build_server(sim, default_episode=default_episode)
-    bounds: dict[str, Any] = {"session_idle_timeout": session_idle_timeout, "max_sessions": max_sessions}
-    supported = inspect.signature(StreamableHTTPSessionManager).parameters  # mcp >= 1.26 bounds sessions
-    manager = StreamableHTTPSessionManager(app=server, stateless=stateless,
-                                           **{k: v for k, v in bounds.items() if k in supported})
+    manager = _session_manager(server, stateless=stateless, session_idle_timeout=session_idle_timeout,
+                               max_sessions=max_sessions)
 
     async def handle(scope: Any, receive: Any, send: Any) -> None:
         await manager.handle_request(scope, receive, send)
@@ -263,6 +315,40 @@ def http_app(
     )
     guarded.router = app.router  # type: ignore[attr-defined]  # lifespan and routes stay reachable
     return guarded
+
+
+def _session_manager(server: Server, *, stateless: bool, session_idle_timeout: float | None,
+                     max_sessions: int | None) -> Any:
+    """The SDK's session manager, bounded: at ``max_sessions`` a new session closes the idlest one.
+
+    The SDK (mcp >= 1.26) answers 503 at its limit instead, so a thousand idle clients would
+    lock new ones out until the idle timeout; here the least recently active session goes (a
+    session with a request in flight or an open event stream only when every one has). Its
+    client gets 404 on its next request, which MCP clients answer by starting a new session.
+    """
+    from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+    class BoundedSessions(StreamableHTTPSessionManager):
+        def _admit_session(self, requestor: Any) -> Any:
+            sessions: dict[str, Any] = self._server_instances
+            if self.max_sessions is not None and len(sessions) >= self.max_sessions and self._task_group is not None:
+                session_id = min(sessions, key=lambda sid: _idle_since(sessions[sid]))
+                log.info("at --max-sessions %d: closing the idlest session to open a new one", self.max_sessions)
+                transport = sessions.pop(session_id)  # gone now: the admission below has its slot
+                self._task_group.start_soon(self._discard_session, session_id, transport)
+            return super()._admit_session(requestor)
+
+    bounds: dict[str, Any] = {"session_idle_timeout": session_idle_timeout, "max_sessions": max_sessions}
+    supported = inspect.signature(StreamableHTTPSessionManager).parameters  # mcp >= 1.26 bounds sessions
+    kind = BoundedSessions if hasattr(StreamableHTTPSessionManager, "_admit_session") else StreamableHTTPSessionManager
+    return kind(app=server, stateless=stateless, **{k: v for k, v in bounds.items() if k in supported})
+
+
+def _idle_since(transport: Any) -> float:
+    """When the session's idle countdown started (its deadline): infinite while a request is in
+    flight; sessions without a countdown count as busy (the oldest of them goes first)."""
+    scope = getattr(transport, "idle_scope", None)
+    return float(scope.deadline) if scope is not None else math.inf
 
 
 class _DisconnectFilter(logging.Filter):
@@ -310,16 +396,21 @@ async def serve_http(
     allowed_origins: list[str] | None = None,
     session_idle_timeout: float | None = 300.0,
     max_sessions: int | None = 1000,
+    limits: ConnectionLimits | None = None,
 ) -> None:
+    """``limits``: read timeout, keep-alive and connection cap (:mod:`.http_limits`; defaults if None)."""
     import uvicorn
 
+    from .http_limits import ConnectionLimits
+
+    limits = _fitted(limits or ConnectionLimits())
     hosts = list(allowed_hosts or [])
     if host not in ("0.0.0.0", "::", ""):
         hosts.append(host)  # the address it was asked to bind is a name its clients use
     app = http_app(sim, default_episode=default_episode, extra_routes=extra_routes, auth_token=auth_token,
                    allowed_hosts=hosts, allowed_origins=allowed_origins, session_idle_timeout=session_idle_timeout,
                    max_sessions=max_sessions)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on", **limits.uvicorn_options())
     userver = uvicorn.Server(config)
     if on_ready is not None:
         on_ready(f"http://{host}:{port}/mcp")
@@ -330,7 +421,20 @@ def serve_http_workers(factory: str, *, workers: int, host: str, port: int) -> N
     """Run ``workers`` processes of the app built by ``factory`` (``module:function``) on one port."""
     import uvicorn
 
-    uvicorn.run(factory, factory=True, workers=workers, host=host, port=port, log_level="warning", lifespan="on")
+    from .http_limits import DEFAULT_PROTOCOL, ConnectionLimits
+
+    limits = _fitted(ConnectionLimits())  # each worker process: the default limits
+    options = {**limits.uvicorn_options(), "http": DEFAULT_PROTOCOL}  # a class by name: workers import it
+    uvicorn.run(factory, factory=True, workers=workers, host=host, port=port, log_level="warning", lifespan="on",
+                **options)
+
+
+def _fitted(limits: ConnectionLimits) -> ConnectionLimits:
+    """``limits`` with the connection cap lowered to what the open-file limit allows."""
+    from .http_limits import fd_headroom
+
+    fits = fd_headroom(limits.max_connections)
+    return limits if fits == limits.max_connections else dataclasses.replace(limits, max_connections=fits)
 
 
 # -- client (catalog mirroring) -------------------------------------------------------
@@ -622,6 +726,7 @@ async def serve_proxy_http(handler: Any, *, host: str = "127.0.0.1", port: int =
     from starlette.routing import Mount, Route
 
     from .http_guard import HttpGuard
+    from .http_limits import ConnectionLimits
 
     _quiet_disconnects()
     manager = StreamableHTTPSessionManager(app=build_proxy_server(handler), stateless=False)
@@ -640,7 +745,8 @@ async def serve_proxy_http(handler: Any, *, host: str = "127.0.0.1", port: int =
     guarded = HttpGuard(typing.cast(Any, app), methods=CLIENT_METHODS, mcp_path=path, token=auth_token, allowed_hosts=hosts,
                         allowed_origins=())
     guarded.router = app.router  # type: ignore[attr-defined]
-    userver = uvicorn.Server(uvicorn.Config(guarded, host=host, port=port, log_level="warning", lifespan="on"))
+    userver = uvicorn.Server(uvicorn.Config(guarded, host=host, port=port, log_level="warning", lifespan="on",
+                                           **_fitted(ConnectionLimits()).uvicorn_options()))
     if on_ready is not None:
         on_ready(f"http://{host}:{port}{path}")
     await userver.serve()

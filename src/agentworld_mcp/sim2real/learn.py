@@ -16,18 +16,23 @@ language model shows, so both world models use it the same way:
   showed them before the episode's first other call (after it, an answer may show what the
   episode itself changed). A list of objects under a field named after a collection of the
   catalog (``entities``, ``relations``), or a list tool's bare list, is that collection.
+
+Every turn is redacted as it is read (``trajectories/redaction.py``): no secret of a recording
+reaches the world file.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..models.deterministic.learned_envelope import ENVELOPE_META, learn_envelope
 from ..models.deterministic.failures import reads_as_failure  # an in-band failure is no envelope of success
 from ..models.deterministic.id_formats import ID_FORMATS_META, ids_in, infer_format
+from ..trajectories.redaction import redact_call, secrets_in
 from ..world.catalog import Catalog, ToolSpec
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
@@ -121,7 +126,9 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
                 ) -> tuple[JSONDict, str]:
     """The learned world's data (key order kept, ready to write) and a one-line summary."""
     base: World = load_world(catalog) if catalog else recorded_catalog(list(recordings))
-    episodes = read_episodes(list(recordings))
+    recorded = read_episodes(list(recordings))
+    known = tuple(dict.fromkeys(s for turns in recorded.values() for turn in turns for s in secrets_in(turn.arguments)))
+    episodes = {key: [redacted(turn, known) for turn in turns] for key, turns in recorded.items()}
     by_tool: dict[str, list[Sample]] = {}
     for turns in episodes.values():
         for turn in turns:
@@ -157,6 +164,14 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
                f"{shaped} output shapes, {added} demonstrations, "
                f"{sum(len(v) for v in seed.values())} seed entities")
     return data, summary
+
+
+def redacted(turn: RecordedTurn, known: tuple[str, ...] = ()) -> RecordedTurn:
+    """The turn with its secrets out, and the ``known`` secret arguments of the recordings wherever it echoes
+    them (again: a recording made before redaction is read too): nothing secret becomes a demonstration,
+    a seed entity or an initial value."""
+    arguments, result = redact_call(turn.arguments, turn.result, known)
+    return replace(turn, arguments=arguments, result=result)
 
 
 def succeeded(samples: list[Sample]) -> list[Sample]:

@@ -4,10 +4,10 @@ Clients see exactly what the real server answers: tools/list pages and tools/cal
 are passed on as the JSON the server sent, and a JSON-RPC error from the server reaches the
 client with the same code and message (the SDK plumbing is in :mod:`.transport`). With
 ``--record FILE.jsonl`` every call is appended by the same :class:`TrajectoryRecorder` as
-``serve --record``, the real result standing where the simulator's would, with secret
-arguments redacted. The catalog the server listed at start is written beside the
-recording as ``FILE.tools.json`` (a tools/list dump, itself a world file), which
-``agentworld-mcp learn`` and ``score`` read.
+``serve --record``, the real result standing where the simulator's would, with secrets
+redacted (by name, by form, and wherever the result echoes them: ``trajectories/redaction.py``).
+The catalog the server listed at start is written beside the recording as ``FILE.tools.json``
+(a tools/list dump, itself a world file), which ``agentworld-mcp learn`` and ``score`` read.
 
 Routing (``--route GLOB=real|sim|shadow``, first match wins; ``--shadow`` makes shadow the
 default): ``sim`` answers a tool from the simulator and never calls the real server (a dry
@@ -32,6 +32,7 @@ from ..world.catalog import Catalog
 from ..state.episode import DEFAULT_EPISODE, META_EPISODE, Episode, Turn, episode_id
 from ..errors import ConfigError
 from ..trajectories.record import TrajectoryRecorder
+from ..trajectories.redaction import REDACTED, redact, redact_call, register_secrets, secrets_in
 from ..world.world import World, load_world_data
 
 if TYPE_CHECKING:
@@ -42,15 +43,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("agentworld_mcp.sim2real.proxy")
 JSONDict = dict[str, Any]
 
-#: Argument names whose values never reach a recording.
-SECRET_NAME = re.compile(r"token|secret|password|passwd|authorization|api[_-]?key|cookie|credential|session[_-]?id",
-                         re.IGNORECASE)
-#: Values that are secrets whatever their name: bearer/basic credentials, well-known key formats
-#: (OpenAI ``sk-``, GitHub ``ghp_``/``github_pat_``, Slack ``xox?-``, AWS ``AKIA``), JWTs.
-SECRET_VALUE = re.compile(r"\b(?:Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}|\bsk-[A-Za-z0-9_-]{16,}|"
-                          r"\bgh[pousr]_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}|\bxox[abprs]-[A-Za-z0-9-]{10,}|"
-                          r"\bAKIA[0-9A-Z]{16}\b|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
-REDACTED = "[redacted]"
+#: How many secret argument values a proxy remembers to redact where later answers echo them.
+MAX_REMEMBERED = 1000
 #: Environment variable with extra headers for an HTTP upstream, one ``Name: value`` per line.
 HEADERS_ENV = "AGENTWORLD_UPSTREAM_HEADERS"
 #: What the recorded turns name as their world model.
@@ -75,22 +69,6 @@ class UpstreamClient(Protocol):
     async def forward(self, method: str, params: JSONDict | None) -> JSONDict: ...
 
 
-def redact(value: Any, secrets: tuple[str, ...] = (), *, by_name: bool = True) -> Any:
-    """``value`` with every entry whose name looks like a secret replaced by ``[redacted]``, at any depth
-    (``by_name``: arguments; a result's ``token_count`` is no secret); in every string, secret-looking
-    values (``Bearer ...``, ``sk-...``) and the given ``secrets`` too."""
-    if isinstance(value, dict):
-        return {k: REDACTED if by_name and isinstance(k, str) and SECRET_NAME.search(k) else
-                redact(v, secrets, by_name=by_name) for k, v in value.items()}
-    if isinstance(value, list):
-        return [redact(v, secrets, by_name=by_name) for v in value]
-    if isinstance(value, str):
-        for secret in secrets:
-            value = value.replace(secret, REDACTED)
-        return SECRET_VALUE.sub(REDACTED, value)
-    return value
-
-
 def parse_headers(specs: list[str], env: dict[str, str] | None = None) -> dict[str, str]:
     """``["Authorization: Bearer x"]`` (and ``$AGENTWORLD_UPSTREAM_HEADERS``, one per line; flags win)
     -> ``{"Authorization": "Bearer x"}``."""
@@ -105,6 +83,7 @@ def parse_headers(specs: list[str], env: dict[str, str] | None = None) -> dict[s
             raise ConfigError(f"{where} {shown!r}...: expected 'Name: value', "
                               "e.g. --header 'Authorization: Bearer $TOKEN'")
         headers[name.strip()] = value.strip()
+    register_secrets(header_secrets(headers))  # no log line shows them, at any verbosity
     return headers
 
 
@@ -177,6 +156,8 @@ class Proxy:
         self.upstream = upstream
         #: Values (the upstream's credentials) that never reach a recording, wherever they show up.
         self.secrets = secrets
+        #: Secret arguments seen so far (bounded, oldest dropped): a later answer may echo them (``list_*``).
+        self._seen: dict[str, None] = {}
         self.recorder = recorder
         self.routes = list(routes or [])
         self.default_mode = default_mode
@@ -242,7 +223,12 @@ class Proxy:
             ep = self._episodes[selected] = Episode.new(self._catalog.world, selected, 0)
         # MCP's default made explicit: the trajectory format (and its readers) expect isError.
         kept = result if "isError" in result else {**result, "isError": False}
-        turn = Turn(ep.next_turn, name, redact(arguments, self.secrets), redact(kept, self.secrets, by_name=False), backend, [], started,
+        # Secrets out before the line is written: by name, by form, and wherever the result echoes them.
+        self._seen.update(dict.fromkeys(secrets_in(arguments)))
+        while len(self._seen) > MAX_REMEMBERED:
+            del self._seen[next(iter(self._seen))]
+        kept_arguments, kept = redact_call(arguments, kept, (*self.secrets, *self._seen))
+        turn = Turn(ep.next_turn, name, kept_arguments, kept, backend, [], started,
                     round((time.perf_counter() - t0) * 1000, 3))
         ep.turns.append(turn)
         self.recorder.record(self._catalog, ep, turn)
@@ -262,7 +248,8 @@ class Proxy:
             if ep.turns:  # teacher forcing: the next prediction sees the real history
                 ep.turns[-1].result = real if "isError" in real else {**real, "isError": False}
         if self._shadow_recorder is not None and self._catalog is not None and turn is not None and outcome.turn:
-            predicted = Turn(turn.index, name, turn.arguments, redact(outcome.result.to_dict(), self.secrets, by_name=False),
+            _, prediction = redact_call(arguments, outcome.result.to_dict(), (*self.secrets, *self._seen))
+            predicted = Turn(turn.index, name, turn.arguments, prediction,
                              sim.backend.name,
                              outcome.turn.perturbations, outcome.turn.started_at, outcome.turn.duration_ms)
             self._shadow_recorder.record(self._catalog, self._episodes[selected], predicted)
@@ -284,4 +271,4 @@ def _world_of(tools: list[JSONDict], name: str) -> World:
         return World.model_construct(name=name, tools=tools)
 
 
-__all__ = ["HEADERS_ENV", "MODES", "REDACTED", "SECRET_VALUE", "header_secrets", "parse_headers", "ROUTE_META", "world_routes", "Proxy", "SECRET_NAME", "catalog_path", "parse_routes", "redact", "shadow_path"]
+__all__ = ["HEADERS_ENV", "MODES", "REDACTED", "header_secrets", "parse_headers", "ROUTE_META", "world_routes", "Proxy", "catalog_path", "parse_routes", "redact", "shadow_path"]

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from .episode import Episode, Turn
-from ..errors import ConfigError, EpisodeConflictError, EpisodeNotFoundError, StateFileError
+from ..errors import ConfigError, EpisodeConflictError, EpisodeNotFoundError, StateFileError, StateStoreError
 from .ledger import Ledger
 
 if TYPE_CHECKING:
@@ -526,7 +526,8 @@ class SqliteStore:
         self._evict()
         try:
             async with self._locks.hold(episode_id):
-                episode = self._load(episode_id, factory)
+                with self._failures("reading episode " + repr(episode_id)):
+                    episode = self._load(episode_id, factory)
                 assert episode is not None
                 try:
                     yield episode
@@ -534,7 +535,8 @@ class SqliteStore:
                     self._cache.pop(episode_id, None)  # half-changed in memory: reload from the file next time
                     raise
                 try:
-                    self._save(episode)
+                    with self._failures("saving episode " + repr(episode_id)):
+                        self._save(episode)
                 except BaseException:
                     self._cache.pop(episode_id, None)
                     raise
@@ -544,6 +546,24 @@ class SqliteStore:
                 slot.used = self._clock()
                 self._cache.move_to_end(episode_id)
             self._evict()
+
+    @contextlib.contextmanager
+    def _failures(self, doing: str) -> Iterator[None]:
+        """A SQLite failure mid-call (a full disk, a read-only file) as the named StateStoreError."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            hint = ("free space on the disk holding it" if "full" in str(exc)
+                    else "check the file and its directory are writable" if "readonly" in str(exc)
+                    else "check the file and the disk holding it")
+            raise StateStoreError(f"state store (SQLite file {self.path}) failed {doing}: {exc}",
+                                  hint=f"{hint}, then call again; this call changed nothing") from exc
+
+    async def committed_turns(self, episode_id: str) -> int:
+        """How many turns of the episode the file holds (what a crash left committed)."""
+        with self._failures("reading episode " + repr(episode_id)):
+            row = self._conn.execute("SELECT turn_count FROM episodes WHERE id=?", (episode_id,)).fetchone()
+        return int(row[0]) if row else 0
 
     @property
     def cached_episodes(self) -> int:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .episode import Episode, Turn
-from ..errors import ConfigError, EpisodeConflictError, MissingExtraError, StateFileError
+from ..errors import ConfigError, EpisodeConflictError, MissingExtraError, StateFileError, StateStoreError
 from .ledger import Ledger
 from .store import EpisodeFactory, EpisodeInfo, episode_not_found, world_fingerprint
 
@@ -70,6 +70,7 @@ class RedisStore:
         cache_size: int = 1024,
         lock_timeout: float = 120.0,
         lock_wait: float = 60.0,
+        socket_timeout: float = 10.0,
     ) -> None:
         try:
             import redis.asyncio as aioredis
@@ -83,7 +84,9 @@ class RedisStore:
         self.cache_size = cache_size
         self.lock_timeout = lock_timeout
         self.lock_wait = lock_wait
-        self._redis = aioredis.Redis.from_url(url, decode_responses=True)
+        # A Redis that stops answering fails the call after socket_timeout instead of hanging it.
+        self._redis = aioredis.Redis.from_url(url, decode_responses=True, socket_timeout=socket_timeout,
+                                              socket_connect_timeout=socket_timeout)
         self._cache: OrderedDict[str, _Slot] = OrderedDict()
         self._world: World | None = world
         self._bound = False
@@ -109,8 +112,9 @@ class RedisStore:
             await self._redis.hsetnx(key, "fingerprint", fingerprint)
             await self._redis.hsetnx(key, "name", self._world.name)
             stored = await self._redis.hgetall(key)
-        except RedisConnectionError as exc:
-            raise StateFileError(f"cannot reach Redis at {self.url}: {exc}; start redis-server or fix --state") from None
+        except RedisConnectionError as exc:  # at call time: the call's failure, not a protocol error
+            raise StateStoreError(f"state store (Redis at {self.url}) failed: cannot reach Redis at {self.url}: {exc}",
+                                  hint="start redis-server or fix --state, then call again") from exc
         if stored.get("fingerprint") != fingerprint:
             raise StateFileError(
                 f"{self.url} (prefix {self.prefix!r}) holds episodes of world {stored.get('name')!r} "
@@ -123,6 +127,24 @@ class RedisStore:
 
     @asynccontextmanager
     async def session(self, episode_id: str, factory: EpisodeFactory) -> AsyncIterator[Episode]:
+        from redis.exceptions import RedisError
+
+        try:
+            async with self._session(episode_id, factory) as episode:
+                yield episode
+        except RedisError as exc:  # refused, timed out, out of memory: the store's failure, named
+            raise StateStoreError(f"state store (Redis at {self.url}) failed for episode {episode_id!r}: "
+                                  f"{type(exc).__name__}: {exc}",
+                                  hint="check the Redis server is up and reachable, then call again; "
+                                  "this call changed nothing") from exc
+
+    async def committed_turns(self, episode_id: str) -> int:
+        """How many turns of the episode Redis holds (what a crash left committed)."""
+        count = await self._redis.hget(self._key("ep", episode_id), "turn_count")
+        return int(count) if count else 0
+
+    @asynccontextmanager
+    async def _session(self, episode_id: str, factory: EpisodeFactory) -> AsyncIterator[Episode]:
         await self._check_world()
         lock = self._redis.lock(self._key("lock", episode_id), timeout=self.lock_timeout,
                                 blocking_timeout=self.lock_wait)

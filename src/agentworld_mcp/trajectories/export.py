@@ -9,7 +9,7 @@ becomes one sample holding the episode's turns up to and including it (``total_t
 turn_idx``, ``response[turn_idx - 1]`` is what the agent got), plus the turn itself under
 ``agentworld``: the lines ``--record`` wrote before it recorded one line per turn, byte for
 byte. A reset episode (its turn numbers start again) starts a new history. Lines already in
-the sample format pass through unchanged.
+the sample format pass through unchanged. Every line is redacted as it is read (``redaction.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any, TextIO
 from ..errors import ConfigError
 from ..models.prompt import assistant_turn, user_turn
 from .record import TASK, is_header, read_trajectory
+from .redaction import redact_line, secrets_in
 
 JSONDict = dict[str, Any]
 FORMATS = ("agentworldbench",)
@@ -72,11 +73,20 @@ def agentworldbench(lines: Iterable[JSONDict]) -> Iterator[JSONDict]:
         yield sample(str(header.get("task") or TASK), header["system_str"], line, list(prompts), list(responses))
 
 
+def redacted(lines: Iterable[JSONDict]) -> Iterator[JSONDict]:
+    """Each line redacted, and every secret argument of the lines before it wherever it shows up again."""
+    known: dict[str, None] = {}
+    for line in lines:
+        nested = line.get("agentworld")
+        known.update(dict.fromkeys(secrets_in((nested if isinstance(nested, dict) else line).get("arguments"))))
+        yield redact_line(line, tuple(known))
+
+
 def export(source: str | Path, out: TextIO, fmt: str = "agentworldbench") -> int:
     """Write ``source``'s samples to ``out``; returns how many."""
     if fmt not in FORMATS:
         raise ConfigError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
-    lines = read_trajectory(source)
+    lines = redacted(read_trajectory(source))  # a recording made before redaction is safe to share too
     count = 0
     for item in agentworldbench(lines):
         out.write(json.dumps(item, ensure_ascii=False, default=str) + "\n")

@@ -15,14 +15,24 @@ power loss is dropped when the file is next opened.
 
 Simulator failures (endpoint down, cassette miss) are not world behaviour, so they get no
 line, as they get no place in the prompts of the LLM world model.
+
+With a persistent store (``--state``) a line and its turn's commit are one unit
+(:meth:`TrajectoryRecorder.begin` / :meth:`~TrajectoryRecorder.end`): the line is written
+first, the file stays locked until the store has committed the turn, and ``PATH.pending``
+names the line meanwhile. A failed commit cuts the line back; a process killed between the
+line and the commit leaves ``PATH.pending`` behind, and the next writer asks the store
+whether that turn committed and drops the line if it did not. So the file never keeps a
+line for a turn the state lacks, and a turn number is never written twice.
 """
 
 from __future__ import annotations
 
+import asyncio
 import errno
 import json
 import logging
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +85,9 @@ class TrajectoryRecorder:
                               "check the directory exists and is writable") from None
         self._repair_tail()
         self._headed: set[tuple[str, str]] = set()  # (world, system prompt) whose header this recorder wrote
+        self._pending_fd: int | None = None  # PATH.pending, opened by the first begin()
+        self._turn_lock: asyncio.Lock | None = None  # one begin()..end() at a time in this process
+        self._held: tuple[int, bool] | None = None  # (size before the line, whether the intent was written)
 
     # -- the TurnSink protocol -------------------------------------------------------------
 
@@ -88,6 +101,131 @@ class TrajectoryRecorder:
             line = self.encode(header_line(catalog, self.task)) + line
         self.write_bytes(line)
         self._headed.add(key)
+
+    # -- one unit with the store's commit (a persistent store) --------------------------------
+
+    async def begin(self, catalog: Catalog, episode: Episode, turn: Turn,
+                    committed: Callable[[str], Awaitable[int]]) -> None:
+        """Write the turn's line and keep the file locked until :meth:`end` says whether it committed.
+
+        ``committed(episode_id)`` is the store's committed turn count: a ``PATH.pending`` left by
+        a killed process is settled with it first. Raises TrajectoryWriteError (nothing written,
+        nothing held) when the line cannot be written.
+        """
+        if self._fd is None:
+            raise ConfigError(f"trajectory file {self.path} is closed")
+        if self._turn_lock is None:
+            self._turn_lock = asyncio.Lock()
+        await self._turn_lock.acquire()
+        try:
+            await self._flock()
+            try:
+                await self._settle_pending(catalog.world.name, committed)
+                start = os.fstat(self._fd).st_size
+                intent = in_history(turn)
+                if intent:
+                    self._write_pending({"world": catalog.world.name, "episode": episode.id, "turn": turn.index,
+                                         "offset": start})
+                    self.record_unlocked(catalog, episode, turn)
+                self._held = (start, intent)
+            except BaseException:
+                self._clear_pending()
+                self._unflock()
+                raise
+        except BaseException:
+            self._turn_lock.release()
+            raise
+
+    def end(self, committed: bool) -> None:
+        """The store committed the turn (keep its line) or did not (cut the line back); unlock."""
+        if self._held is None:
+            return
+        start, intent = self._held
+        self._held = None
+        try:
+            if intent and not committed and self._fd is not None:
+                self._cut_back(start)  # still locked: nothing was appended after the line
+            if intent:
+                self._clear_pending()
+        finally:
+            self._unflock()
+            if self._turn_lock is not None:
+                self._turn_lock.release()
+
+    def record_unlocked(self, catalog: Catalog, episode: Episode, turn: Turn) -> None:
+        line = self.encode(turn_line(catalog.world.name, episode, turn))
+        key = (catalog.world.name, catalog_system_prompt(catalog))
+        if key not in self._headed:
+            line = self.encode(header_line(catalog, self.task)) + line
+        self._append(line)
+        self._headed.add(key)
+
+    async def _flock(self) -> None:
+        if fcntl is None:  # pragma: no cover - Windows
+            return
+        delay = 0.0005
+        while True:
+            try:
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # type: ignore[arg-type]
+                return
+            except BlockingIOError:
+                await asyncio.sleep(delay)  # another process is writing: poll, never block the loop
+                delay = min(delay * 2, 0.05)
+
+    def _unflock(self) -> None:
+        if fcntl is not None and self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def _pending(self) -> int:
+        if self._pending_fd is None:
+            self._pending_fd = os.open(self.path + ".pending", os.O_RDWR | os.O_CREAT, 0o644)
+        return self._pending_fd
+
+    def _write_pending(self, intent: JSONDict) -> None:
+        # No fsync: it must survive a killed process (the page cache does), like the commit it guards.
+        os.pwrite(self._pending(), self.encode(intent), 0)
+
+    def _clear_pending(self) -> None:
+        if self._pending_fd is not None:
+            os.ftruncate(self._pending_fd, 0)
+
+    async def _settle_pending(self, world: str, committed: Callable[[str], Awaitable[int]]) -> None:
+        """A line a killed process wrote before its commit: kept if the store has the turn, else dropped."""
+        fd = self._pending()
+        raw = os.pread(fd, 4096, 0)
+        if not raw.strip():
+            return
+        try:
+            intent = json.loads(raw)
+            episode, turn, offset = str(intent["episode"]), int(intent["turn"]), int(intent["offset"])
+        except (ValueError, KeyError, TypeError):
+            log.warning("%s.pending is unreadable; ignoring it", self.path)
+            self._clear_pending()
+            return
+        if intent.get("world") == world and await committed(episode) < turn:
+            self._drop_line_at(offset, episode, turn)
+        self._clear_pending()
+
+    def _drop_line_at(self, offset: int, episode: str, turn: int) -> None:
+        assert self._fd is not None
+        with open(self.path, "rb") as f:
+            f.seek(offset)
+            tail = f.read()
+        first, _, rest = tail.partition(b"\n")
+        try:
+            line = json.loads(first)
+        except ValueError:
+            return
+        if is_header(line):  # the header went with the line in one write
+            first2, _, rest = rest.partition(b"\n")
+            line = json.loads(first2) if first2.strip() else {}
+        if line.get("episode") != episode or line.get("turn") != turn:
+            return
+        log.warning("%s: dropping the line of turn %d of episode %r, which a killed process wrote but never "
+                    "committed", self.path, turn, episode)
+        os.ftruncate(self._fd, offset)
+        if rest:
+            self._append_raw(rest)
 
     @staticmethod
     def encode(line: JSONDict) -> bytes:
@@ -104,24 +242,33 @@ class TrajectoryRecorder:
         if fcntl is not None:
             fcntl.flock(self._fd, fcntl.LOCK_EX)
         try:
-            start = os.fstat(self._fd).st_size
-            try:
-                view = memoryview(data)
-                while view:
-                    written = os.write(self._fd, view)
-                    view = view[written:]
-                if self.fsync:
-                    os.fsync(self._fd)
-            except OSError as exc:
-                self._cut_back(start)
-                why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
-                raise TrajectoryWriteError(
-                    f"could not append the turn to trajectory file {self.path}: {why}; nothing of it was written",
-                    hint="free space on the disk holding the --record file (or record elsewhere), then call again",
-                ) from exc
+            self._append(data)
         finally:
             if fcntl is not None:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def _append(self, data: bytes) -> None:
+        """Append under the lock the caller holds; cut back and raise TrajectoryWriteError on failure."""
+        assert self._fd is not None
+        start = os.fstat(self._fd).st_size
+        try:
+            self._append_raw(data)
+        except OSError as exc:
+            self._cut_back(start)
+            why = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
+            raise TrajectoryWriteError(
+                f"could not append the turn to trajectory file {self.path}: {why}; nothing of it was written",
+                hint="free space on the disk holding the --record file (or record elsewhere), then call again",
+            ) from exc
+
+    def _append_raw(self, data: bytes) -> None:
+        assert self._fd is not None
+        view = memoryview(data)
+        while view:
+            written = os.write(self._fd, view)
+            view = view[written:]
+        if self.fsync:
+            os.fsync(self._fd)
 
     def _cut_back(self, size: int) -> None:
         # Under the lock no other writer appended since ``size``: everything past it is this line.
@@ -134,6 +281,9 @@ class TrajectoryRecorder:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+        if self._pending_fd is not None:
+            os.close(self._pending_fd)
+            self._pending_fd = None
 
     # -- helpers ---------------------------------------------------------------------------
 

@@ -7,22 +7,27 @@ A section per episode: the timeline of calls (arguments, result text, structured
 folded in ``<details>``), errors highlighted, injected perturbations, the entities each call
 created, changed or deleted, and the fidelity score per tool when turns carry one. Inline
 CSS, no script, no network: the file can be mailed or attached to a CI run. Everything that
-came from a tool or an agent is HTML-escaped (tool output is untrusted).
+came from a tool or an agent is HTML-escaped (tool output is untrusted), and redacted
+(``redaction.py``): no secret of a recording or a state file reaches the page.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import html
+import itertools
 import json
 import sys
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..world.catalog import Catalog
 from ..errors import EpisodeNotFoundError, StateFileError
+from .redaction import redact, redact_call, secrets_in
 from .trail import (Change, Trail, clock, fidelity_of, outcome, perturbation_label, replay,
                     result_text, short, short_args, trail_of_episode, trails_from_lines)
 
@@ -130,9 +135,23 @@ def render(trails: list[Trail], *, title: str = "agentworld-mcp episode report",
     if not trails:
         parts.append('<p class="none">No turns found.</p>')
     for n, trail in enumerate(trails, 1):
-        parts.append(_episode(trail, n))
+        parts.append(_episode(_redacted(trail), n))
     parts.append("</main></body></html>")
     return "\n".join(parts)
+
+
+def _redacted(trail: Trail) -> Trail:
+    """The trail as the page shows it, its secrets out (again: a recording made before redaction, a state
+    file's episodes): in arguments, results, changed entities, and wherever a secret argument shows up again."""
+    known = [secret for turn in trail.turns for secret in secrets_in(turn.arguments)]
+    turns = []
+    for turn in trail.turns:
+        arguments, result = redact_call(turn.arguments, turn.result, known)
+        turns.append(replace(turn, arguments=arguments, result=result))
+    changes = None if trail.changes is None else [
+        [replace(change, fields=redact(change.fields, known)) for change in per_turn] for per_turn in trail.changes]
+    return replace(trail, turns=turns, changes=changes,
+                   ledger=redact(trail.ledger, known) if trail.ledger is not None else None)
 
 
 def _episode(trail: Trail, n: int) -> str:
@@ -264,6 +283,8 @@ def run(args: argparse.Namespace) -> int:
     from ..world.world import load_world
 
     world = load_world(args.world) if args.world else None
+    if world is None and not args.state and args.inputs:
+        world = _world_of_headers(args.inputs)
     if args.state:
         trails = asyncio.run(_state_trails(args, world))
     else:
@@ -277,6 +298,30 @@ def run(args: argparse.Namespace) -> int:
     print(f"agentworld-mcp: wrote {args.output} ({len(trails)} episode(s), "
           f"{sum(len(t.turns) for t in trails)} call(s))", file=sys.stderr)
     return 0
+
+
+def _world_of_headers(paths: list[str]) -> Any:
+    """The world the trajectories' lines name, when it is found by name (a bundled world,
+    or ``NAME.yaml`` beside a trajectory file); None, with a hint, when it is not."""
+    from ..errors import WorldFileError
+    from ..world.world import find_world, load_world
+
+    names: dict[str, Path] = {}
+    for path in paths:
+        with contextlib.suppress(OSError, ValueError), open(path, encoding="utf-8") as handle:
+            for line in itertools.islice(handle, 1000):
+                data = json.loads(line) if line.strip() else None
+                if isinstance(data, dict) and isinstance(data.get("world"), str):  # headers and turns name it
+                    names.setdefault(data["world"], Path(path).parent)
+    if len(names) == 1:
+        name, folder = next(iter(names.items()))
+        for spec in (name, f"{name}.yaml", f"{name}.json"):
+            with contextlib.suppress(WorldFileError):
+                return load_world(find_world(spec, near=[folder]))
+    if names:
+        print(f"agentworld-mcp report: the world {', '.join(sorted(names))} was not found by name; pass "
+              "--world FILE to show what each call changed", file=sys.stderr)
+    return None
 
 
 async def _state_trails(args: argparse.Namespace, world: Any) -> list[Trail]:

@@ -12,6 +12,8 @@ import difflib
 import json
 import logging
 import os
+import unicodedata
+from collections.abc import Sequence
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -91,23 +93,44 @@ def load_world(path: str | os.PathLike[str]) -> World:
     """Load and validate a world file (YAML or JSON). Raises :class:`WorldFileError`.
 
     A name that is not a file but one of the bundled example worlds (``issue-tracker``)
-    loads that example, so client configs work from any directory.
+    loads that example, so client configs work from any directory (see :func:`find_world`).
     """
-    path = Path(path)
-    if not path.exists():
-        path = bundled_world(str(path)) or path
+    path = find_world(path)
     source = str(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        names = ", ".join(bundled_world_names()) or "none installed"
-        raise WorldFileError(source, [
-            f"file not found; pass the path of a .yaml or .json world file, or the name of a bundled example ({names})"
-        ]) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise WorldFileError(source, [f"cannot read the file: {exc}"]) from None
     data = _parse(text, source)
     return load_world_data(data, source=source, text=text, base_dir=path.parent)
+
+
+#: The closing advice when no world file goes by the name given.
+NOT_FOUND_HINT = "Pass the path of a .yaml or .json world file, or the name of a bundled world."
+
+
+def find_world(spec: str | os.PathLike[str], *, near: Sequence[Path] = ()) -> Path:
+    """The world file ``spec`` names, for every entry point alike (CLI, pytest plugin, Python API).
+
+    A path as given (relative paths also against each folder in ``near``, e.g. the test's
+    folder and the project root), else a bundled world by name (``issue-tracker``). Raises
+    :class:`WorldFileError` saying where it looked and which bundled name was probably meant.
+    """
+    path = Path(spec)
+    candidates = [path] if path.is_absolute() else [*(base / path for base in near), path]
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    bundled = bundled_world(str(spec))
+    if bundled is not None:
+        return bundled
+    names = bundled_world_names()
+    looked = ", ".join(dict.fromkeys(str(c) for c in candidates))
+    problem = f"world file not found (looked at {looked}, and among the bundled worlds)"
+    guess = difflib.get_close_matches(str(spec), names, n=1, cutoff=0.75)
+    problem += f"; did you mean {guess[0]!r}?" if guess else "."
+    problem += f" Bundled worlds: {', '.join(names) or 'none installed'}"
+    raise WorldFileError(str(spec), [problem], hint=NOT_FOUND_HINT)
 
 
 def _examples_dirs() -> list[Path]:
@@ -177,12 +200,84 @@ def _parse(text: str, source: str) -> Any:
             raise WorldFileError(source, [f"{source}:{exc.lineno}: invalid JSON: {exc.msg} (column {exc.colno})"],
                                  hint=_SYNTAX_HINT) from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_WorldLoader)  # noqa: S506  (a SafeLoader with an alias budget)
+    except _AliasBudgetError as exc:
+        raise WorldFileError(source, [f"{source}: {exc.problem}"], hint=_ALIAS_HINT) from None
+    except RecursionError:
+        raise WorldFileError(source, [f"{source}: invalid YAML: nested too deeply"], hint=_SYNTAX_HINT) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{source}:{mark.line + 1}" if mark else source
         problem = getattr(exc, "problem", None) or str(exc)
         raise WorldFileError(source, [f"{where}: invalid YAML: {problem}"], hint=_SYNTAX_HINT) from None
+
+
+#: Nodes that aliases (``*name``) may add to a YAML world file once expanded. Reusing a schema
+#: across tools adds hundreds; an alias bomb ("billion laughs") adds billions, and every later
+#: walk of the data (validation, tools/list) would pay for each one.
+MAX_ALIAS_EXPANSION = 100_000
+_ALIAS_HINT = ("Write the repeated parts out, or nest fewer aliases (&anchor / *alias) inside each other, "
+               "then check with `agentworld-mcp validate FILE`.")
+
+
+class _AliasBudgetError(yaml.YAMLError):
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+class _WorldLoader(yaml.SafeLoader):
+    """PyYAML's SafeLoader that refuses documents whose aliases expand past :data:`MAX_ALIAS_EXPANSION`
+    nodes, or refer to themselves, before anything walks the expanded data."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.aliases = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        if self.check_event(yaml.AliasEvent):
+            self.aliases += 1
+        return super().compose_node(parent, index)
+
+    def compose_document(self) -> yaml.Node | None:
+        node = super().compose_document()
+        if self.aliases and node is not None:
+            _check_expansion(node)
+        return node
+
+
+def _check_expansion(root: yaml.Node) -> None:
+    """Count the nodes of ``root`` as if every alias were a copy (shared nodes counted once per use)."""
+    limit = MAX_ALIAS_EXPANSION
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()  # on the path from the root: meeting one again is a cycle
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        children = _children(node)
+        if finished:
+            open_nodes.discard(key)
+            sizes[key] = 1 + sum(sizes[id(c)] for c in children)
+            if sizes[key] > len(sizes) + limit:
+                raise _AliasBudgetError(f"YAML aliases expand to more than {limit} extra nodes (an alias bomb?); "
+                                        "world files may repeat at most that much through aliases")
+            continue
+        if key in sizes:
+            continue
+        if key in open_nodes:
+            raise _AliasBudgetError("a YAML alias refers to a node that contains it (a recursive structure)")
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in sizes)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
 
 
 def _load_catalog(ref: str, source: str, base_dir: Path | None) -> list[JSONDict]:
@@ -277,6 +372,10 @@ def _tool_problems(tools: list[JSONDict], source: str, text: str | None) -> list
     problems: list[str] = []
     seen: set[str] = set()
     for i, tool in enumerate(tools):
+        bad = _bad_name_characters(tool["name"])
+        if bad:
+            problems.append(_describe(["tools", i, "name"], f"tool name {tool['name']!r} contains {bad}; MCP tool "
+                                      "names are letters, digits, '_', '-' and '.' (rename the tool)", source, text))
         if tool["name"] in seen:
             problems.append(_describe(["tools", i, "name"], f"duplicate tool name {tool['name']!r}", source, text))
         seen.add(tool["name"])
@@ -291,6 +390,19 @@ def _tool_problems(tools: list[JSONDict], source: str, text: str | None) -> list
                 path = ["tools", i, key, *leaf.absolute_path]
                 problems.append(_describe(path, f"not a valid JSON Schema: {leaf.message}", source, text))
     return problems
+
+
+def _bad_name_characters(name: str) -> str:
+    """What makes ``name`` unfit to be a tool name: control characters or whitespace ("" if nothing).
+
+    The MCP spec asks for ``[A-Za-z0-9_.-]``; other printable names (``/``, ``:``...) that real
+    servers use are kept, but a name must never break a log line or hide in a listing.
+    """
+    found = sorted({ch for ch in name if unicodedata.category(ch)[0] in "CZ"})
+    if not found:
+        return ""
+    kinds = "whitespace" if all(ch.isspace() for ch in found) else "control characters"
+    return f"{kinds} ({', '.join(repr(ch) for ch in found)})"
 
 
 def _describe(path: Any, message: str, source: str, text: str | None) -> str:
