@@ -107,8 +107,10 @@ def test_an_unknown_world_file_fails_the_test_clearly(pytester: pytest.Pytester)
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines([
         "*agentworld: invalid world file worlds/nope.yaml:*",
-        "*world file not found (looked at */worlds/nope.yaml*); fix the path in @pytest.mark.agentworld(world=...)*",
+        "*world file not found (looked at */worlds/nope.yaml*, and among the bundled worlds)*",
+        "Fix the path in @pytest.mark.agentworld(world=...) or agentworld.use(world=...), or name a bundled world.",
     ])
+    assert "world.schema.json" not in result.stdout.str()  # the file is missing, not wrong: no advice on keys
     assert "Traceback" not in result.stdout.str()
 
 

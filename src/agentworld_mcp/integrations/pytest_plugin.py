@@ -307,7 +307,9 @@ class AgentWorld:
     def _find(self, world: str | os.PathLike[str]) -> Path:
         from ..world.world import find_world  # one name resolution for every entry point
 
-        return find_world(world, near=[self._run.test_dir, self._run.rootdir])
+        return find_world(world, near=[self._run.test_dir, self._run.rootdir],
+                          hint="Fix the path in @pytest.mark.agentworld(world=...) or agentworld.use(world=...), "
+                          "or name a bundled world.")
 
     def _cassette(self, kind: str) -> Path | None:
         cassette = self._settings.get("cassette")

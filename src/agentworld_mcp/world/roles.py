@@ -363,7 +363,7 @@ def _nouns(tokens: list[str]) -> list[str]:
         if token not in all_verbs:
             out.append(token)
     while len(out) > 1 and (out[-1] in _STATE_WORDS or out[-1] in _FACETS):
-        out.pop()  # ``mark_task_done``: the task, not a "done"; ``get_order_details``: the order
+        out.pop()  # ``mark_task_done``: the task, not a "done"; ``get_customer_details``: the customer
     return out
 
 

@@ -109,7 +109,7 @@ def load_world(path: str | os.PathLike[str]) -> World:
 NOT_FOUND_HINT = "Pass the path of a .yaml or .json world file, or the name of a bundled world."
 
 
-def find_world(spec: str | os.PathLike[str], *, near: Sequence[Path] = ()) -> Path:
+def find_world(spec: str | os.PathLike[str], *, near: Sequence[Path] = (), hint: str = NOT_FOUND_HINT) -> Path:
     """The world file ``spec`` names, for every entry point alike (CLI, pytest plugin, Python API).
 
     A path as given (relative paths also against each folder in ``near``, e.g. the test's
@@ -130,7 +130,7 @@ def find_world(spec: str | os.PathLike[str], *, near: Sequence[Path] = ()) -> Pa
     guess = difflib.get_close_matches(str(spec), names, n=1, cutoff=0.75)
     problem += f"; did you mean {guess[0]!r}?" if guess else "."
     problem += f" Bundled worlds: {', '.join(names) or 'none installed'}"
-    raise WorldFileError(str(spec), [problem], hint=NOT_FOUND_HINT)
+    raise WorldFileError(str(spec), [problem], hint=hint)
 
 
 def _examples_dirs() -> list[Path]:
