@@ -183,10 +183,3 @@ def test_generated_values_validate_against_their_schema(schema, seed, name):
     jsonschema.Draft202012Validator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER).validate(value)
     assert generate(schema, random.Random(seed), name) == value  # same generator state, same value
 
-
-def test_a_view_word_after_the_noun_reads_the_resource_itself() -> None:
-    # ``get_order_details(order_id)`` reads orders, not a collection of "details"
-    for name, arg, collection in (("get_order_details", "order_id", "orders"), ("get_user_details", "user_id", "users"),
-                                  ("get_customer_information", "customer_id", "customers")):
-        role = infer_role({"name": name, "inputSchema": {"type": "object", "properties": {arg: {"type": "integer"}}}})
-        assert (role.kind, role.collection, role.key_args) == ("read", collection, (arg,))

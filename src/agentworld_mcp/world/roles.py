@@ -362,13 +362,9 @@ def _nouns(tokens: list[str]) -> list[str]:
             break
         if token not in all_verbs:
             out.append(token)
-    while len(out) > 1 and (out[-1] in _STATE_WORDS or out[-1] in _FACETS):
-        out.pop()  # ``mark_task_done``: the task, not a "done"; ``get_customer_details``: the customer
+    while len(out) > 1 and out[-1] in _STATE_WORDS:  # ``mark_task_done``: the task, not a "done"
+        out.pop()
     return out
-
-
-#: Words after the resource's noun that name a view of it, not another resource.
-_FACETS = frozenset({"details", "detail", "information", "summary", "overview", "metadata", "status"})
 
 
 def _array_of_objects(schema: Any) -> bool:
