@@ -11,19 +11,18 @@ Each stage is one method below that takes what the previous one returns. Every e
 
 from __future__ import annotations
 
-import dataclasses
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import os
+import threading
 import time
 from collections import Counter
-import threading
-from collections.abc import Coroutine
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..models.base import WorldModel
 from ..world.catalog import Catalog, ToolSpec
@@ -111,12 +110,10 @@ class Simulator:
         config: SimulatorConfig | None = None,
     ) -> None:
         config = config or SimulatorConfig.resolve(world)
-        stage: Perturber | None = None
-        if isinstance(perturber, (str, os.PathLike, Mapping)) or (perturber is not None and not hasattr(perturber, "before")):
-            # a preset name, a policy mapping, a Policy or a policy file: the run-level policy
+        if perturber is None or hasattr(perturber, "before"):
+            stage = cast("Perturber | None", perturber)
+        else:  # a preset name, a policy mapping, a Policy or a policy file: the run-level policy
             stage = dataclasses.replace(config, perturb=perturber).make_perturber(world)
-        elif perturber is not None:
-            stage = perturber
         self.world = world
         self.config = config
         self.catalog = Catalog(world).warm()
@@ -267,7 +264,7 @@ class Simulator:
                 started = time.perf_counter()
                 prediction = await model.predict(step)
                 if time.perf_counter() - started > deadline:
-                    raise self._deadline_error(step, deadline)
+                    raise _deadline_error(deadline)
                 return prediction
             if self.config.deadline is None:
                 return await model.predict(step)
@@ -275,7 +272,7 @@ class Simulator:
                 async with asyncio.timeout(self.config.deadline):
                     return await model.predict(step)
             except TimeoutError:
-                return self._deadline_error(step, self.config.deadline)
+                return _deadline_error(self.config.deadline)
         except Exception as exc:  # a bug must reach the client as a named tool error, never a protocol error
             return _as_simulator_error(exc, step.tool)
 
@@ -290,13 +287,7 @@ class Simulator:
         if future in done:
             return future.result()
         future.add_done_callback(_late)  # its answer, or its failure, goes nowhere
-        raise self._deadline_error(None, deadline)
-
-    def _deadline_error(self, step: Step | None, deadline: float) -> DeadlineExceededError:
-        return DeadlineExceededError(
-            f"the world model took longer than the {deadline:g}s deadline for this call; the call changed nothing",
-            hint="simplify the call (a smaller query, a simpler pattern), or raise --deadline / AGENTWORLD_DEADLINE",
-        )
+        raise _deadline_error(deadline)
 
     def _check_output(self, step: Step, prediction: Prediction | SimulatorError) -> ToolResult:
         """The tool result for the prediction: the final guard that structuredContent fits the schema."""
@@ -471,6 +462,13 @@ def _cpu_bound(model: WorldModel) -> bool:
     from ..models.deterministic.schema import SchemaWorldModel
 
     return isinstance(model, SchemaWorldModel)
+
+
+def _deadline_error(deadline: float) -> DeadlineExceededError:
+    return DeadlineExceededError(
+        f"the world model took longer than the {deadline:g}s deadline for this call; the call changed nothing",
+        hint="simplify the call (a smaller query, a simpler pattern), or raise --deadline / AGENTWORLD_DEADLINE",
+    )
 
 
 def _heavy(step: Step) -> bool:

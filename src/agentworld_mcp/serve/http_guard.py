@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
-from .screening import screen
+from .screening import MAX_MESSAGE_BYTES, screen
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
@@ -41,7 +41,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 #: Content types a browser sends cross-site without a CORS preflight (a form, a text/plain fetch).
 _SIMPLE_CONTENT_TYPES = ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data")
 #: Largest request body accepted on the MCP endpoint.
-MAX_BODY = 4 * 1024 * 1024
+MAX_BODY = MAX_MESSAGE_BYTES  # one limit for a message, over HTTP and stdio alike
 
 
 #: A Host header: a name or dotted quad, or a bracketed IPv6 literal, then an optional port.

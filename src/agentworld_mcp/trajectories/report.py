@@ -17,7 +17,6 @@ import argparse
 import asyncio
 import contextlib
 import html
-import itertools
 import json
 import sys
 from collections.abc import Iterable
@@ -305,14 +304,13 @@ def _world_of_headers(paths: list[str]) -> Any:
     or ``NAME.yaml`` beside a trajectory file); None, with a hint, when it is not."""
     from ..errors import WorldFileError
     from ..world.world import find_world, load_world
+    from .record import read_trajectory
 
     names: dict[str, Path] = {}
     for path in paths:
-        with contextlib.suppress(OSError, ValueError), open(path, encoding="utf-8") as handle:
-            for line in itertools.islice(handle, 1000):
-                data = json.loads(line) if line.strip() else None
-                if isinstance(data, dict) and isinstance(data.get("world"), str):  # headers and turns name it
-                    names.setdefault(data["world"], Path(path).parent)
+        for line in read_trajectory(path):  # headers and turns name their world
+            if isinstance(line.get("world"), str):
+                names.setdefault(line["world"], Path(path).parent)
     if len(names) == 1:
         name, folder = next(iter(names.items()))
         for spec in (name, f"{name}.yaml", f"{name}.json"):

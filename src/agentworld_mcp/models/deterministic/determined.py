@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 
 from ...state.ledger import Effect, Entity
+from ...world.catalog import compile_schema
 from ..base import Step
 
 JSONDict = dict[str, Any]
@@ -59,8 +60,8 @@ def settle(body: Any, schema: JSONDict | None, known: dict[str, Any], depth: int
     props = (schema or {}).get("properties") or {}
     for name in list(body):
         sub = props.get(name) if isinstance(props.get(name), dict) else None
-        value = known.get(name_key(name), _MISSING)
-        if value is not _MISSING and value is not None and _fits(value, sub):
+        value = known.get(name_key(name))
+        if value is not None and _fits(value, sub):
             body[name] = copy.deepcopy(value)
         elif isinstance(body[name], dict):
             body[name] = settle(body[name], sub, known, depth + 1)
@@ -80,13 +81,6 @@ def applied(step: Step) -> list[Effect]:
         if changed:
             effects.append(Effect("update", entity.collection, entity.key, changed))
     return effects
-
-
-class _Missing:
-    pass
-
-
-_MISSING = _Missing()
 
 
 def _fits(value: Any, schema: JSONDict | None) -> bool:
@@ -112,8 +106,7 @@ def _frozen(schema: JSONDict) -> str:
 
 @lru_cache(maxsize=512)
 def _validator(schema_text: str) -> Any:
-    schema = json.loads(schema_text)
-    return jsonschema.validators.validator_for(schema)(schema)
+    return compile_schema(json.loads(schema_text))  # the catalog's: formats checked, patterns bounded
 
 
 __all__ = ["applied", "known_values", "name_key", "settle", "standing"]
