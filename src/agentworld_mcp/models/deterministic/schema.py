@@ -54,6 +54,10 @@ def predict(step: Step) -> Prediction:
     """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
     if (served := predict_as_served(step, predict)) is not None:  # wrapped results, in-band failures: served.py
         return served
+    from .engines import predict_by_engine  # workbooks, documents, shells, arithmetic: engines/
+
+    if (by_engine := predict_by_engine(step)) is not None:
+        return by_engine
     from .timezones import predict_time  # times in IANA zones are computed, not invented
 
     if (computed := predict_time(step, clock(step.turn))) is not None:
