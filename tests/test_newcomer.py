@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from agentworld_mcp import Simulator, load_world
 
@@ -196,3 +197,33 @@ async def test_what_a_description_says_a_tool_does_wins_over_its_verb(tmp_path: 
         read = await session.call_tool("get_order", {"order_id": order})
         assert not read.isError
         assert "cancelled" in read.content[0].text  # type: ignore[union-attr]
+
+
+LIBRARY = {
+    "name": "small-library",
+    "scenario": "A town library's catalogue.",
+    "tools": [
+        {"name": "search_books", "description": "Search the catalogue by words of the title or author.",
+         "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}},
+        {"name": "get_book", "description": "Get one book by its id.",
+         "inputSchema": {"type": "object", "properties": {"book_id": {"type": "string"}}, "required": ["book_id"]}},
+    ],
+}
+
+
+async def test_populate_gives_entities_the_fields_the_descriptions_name_so_search_finds_them(tmp_path: Path) -> None:
+    from .conftest import stdio_session
+
+    source, populated = tmp_path / "library.json", tmp_path / "library.yaml"
+    source.write_text(json.dumps(LIBRARY), encoding="utf-8")
+    assert run("populate", str(source), "-o", str(populated), "--count", "3").returncode == 0
+    books = yaml.safe_load(populated.read_text(encoding="utf-8"))["seed"]["books"]
+    # "by words of the title or author": no tool lists an output shape, the description names the fields
+    assert all(book["title"] and book["author"] for book in books)
+    author = books[0]["author"]
+    assert " " in author  # a book's author is a person's name, not a login
+    async with stdio_session(str(populated)) as session:
+        found = await session.call_tool("search_books", {"query": author.split()[-1]})
+        assert author in found.content[0].text  # type: ignore[union-attr]
+        missing = await session.call_tool("search_books", {"query": "zebra"})
+        assert author not in missing.content[0].text  # type: ignore[union-attr]

@@ -32,6 +32,9 @@ from ..world.world import World
 JSONDict = dict[str, Any]
 Seed = dict[str, list[JSONDict]]
 
+#: People fields of a work (a book's author) where the catalog keeps no people: a full name.
+_CREATOR_FIELDS = frozenset({"author", "writer", "composer", "artist", "director", "illustrator", "editor"})
+
 #: Entities per collection unless ``--count`` says.
 DEFAULT_COUNT = 5
 _STOPWORDS = frozenset("""a an the and or of in on at to for from by with into onto over under about after before
@@ -474,6 +477,8 @@ class Generator:
                 return conv.initial_status or rng.choice(("active", "pending", "resolved"))
             if low in _TEXT_FIELDS or any(low.endswith(t) for t in ("description", "notes", "body")):
                 return self.sentence(draft, rng)
+            if low in _CREATOR_FIELDS:  # who wrote or made a work is named, not a login
+                return f"{rng.choice(_FIRST)} {rng.choice(_LAST)}"
             if low in PERSON_FIELDS:  # an assignee where the catalog keeps no people: a person's handle
                 return f"{rng.choice(_FIRST).lower()}.{rng.choice(_LAST).lower()}"
             if low in ("username", "login", "handle"):

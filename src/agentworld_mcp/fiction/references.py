@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..world.entities import SELECTOR_ARGS, EntityType
+from .described import described_fields
 from ..state.ledger import identity
 from ..world.roles import ID_NAMES, PAGINATION_ARGS, ToolRole, id_stem, singular, words
 
@@ -168,6 +169,10 @@ def _field_schemas(catalog: Catalog, entity: EntityType, roles: list[tuple[str, 
                         prop in role.key_args or _names_own(prop, entity.collection))):
                     inputs.setdefault(prop, schema)
     fields = {**outputs, **{k: v for k, v in inputs.items() if k not in outputs}}
+    if not outputs:  # no tool shows the entity: the fields its descriptions name (described.py)
+        texts = [spec.description for name, _ in roles if (spec := catalog.get(name.split("#")[0])) is not None]
+        for prop, schema in described_fields(texts, entity.collection).items():
+            fields.setdefault(prop, schema)
     for scope in entity.scope:  # a scoped entity carries its parent's names (lookups check them)
         fields.setdefault(scope, inputs.get(scope) or {"type": "string"})
     numbered = entity.key_type == "integer" and entity.key_field not in _NAMED_KEYS  # a label's ``name`` is text
