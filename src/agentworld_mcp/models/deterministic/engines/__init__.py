@@ -34,7 +34,7 @@ from ...base import Prediction, Step
 log = logging.getLogger(__name__)
 
 #: Engine modules of this package, asked in order (the first that claims a tool answers it).
-ENGINES: tuple[str, ...] = ()
+ENGINES: tuple[str, ...] = ("workbook",)
 
 _warned: set[str] = set()
 
