@@ -179,3 +179,15 @@ async def test_the_recorded_real_sessions_replayed_over_stdio_score_above_the_me
     report = evaluate("excel_server", episodes, {key: answers})
     assert report["overall"]["is_error_agreement"] == 1.0
     assert report["overall"]["score"] >= SCORE_FLOOR, json.dumps(report["tools"], indent=1)
+
+
+async def test_today_reads_the_simulated_clock_so_a_workbook_answers_the_same_every_run() -> None:
+    from agentworld_mcp.models.deterministic.common import clock
+
+    start = clock(0)
+    async with stdio_session(str(CATALOG)) as session:
+        await _call(session, "create_workbook", path=W)
+        await _call(session, "write_range", path=W, sheet="Sheet1", at="A1",
+                    rows=[["=YEAR(TODAY())", "=MONTH(TODAY())", "=DAY(TODAY())", "=HOUR(NOW())"]])
+        read = await _call(session, "read_range", path=W, sheet="Sheet1", range="A1:D1")
+    assert read["values"] == [[start.year, start.month, start.day, start.hour]]

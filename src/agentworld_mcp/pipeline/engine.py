@@ -118,6 +118,9 @@ class Simulator:
         self.config = config
         self.catalog = Catalog(world).warm()
         self.backend: WorldModel = backend or config.make_backend(world)
+        prepare = getattr(self.backend, "prepare", None)  # optional: a model's one-time set-up for this catalog
+        if callable(prepare):
+            prepare(self.catalog)
         self.seed = config.seed if seed is None else seed
         self.store: EpisodeStore = open_store(store, world)  # a path: SQLite; redis://: Redis
         # The world file's policy at least: per-episode and per-call overrides need the stage too.

@@ -39,7 +39,7 @@ ROLE_META = "agentworld/role"
 
 _VERBS: dict[Kind, tuple[str, ...]] = {
     "create": ("create", "add", "new", "insert", "post", "make", "register", "upload", "write", "put", "save", "mkdir",
-               "send", "reply"),
+               "send", "reply", "place"),
     "read": ("get", "read", "fetch", "show", "view", "describe", "retrieve", "open", "lookup", "load", "info",
              "inspect", "cat", "stat"),
     "list": ("list", "all", "browse", "enumerate", "tree", "index", "ls"),

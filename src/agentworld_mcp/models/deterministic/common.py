@@ -18,7 +18,6 @@ from ...world.entities import EntityModel, build
 from ...state.ledger import Effect
 from ...world.roles import ToolRole, not_found_message
 from ..base import Prediction, Step
-from . import determined
 
 JSONDict = dict[str, Any]
 
@@ -251,15 +250,6 @@ def render_list(step: Step, role: ToolRole, items: list[JSONDict]) -> Any:
             base.setdefault(name, 0 if "fail" in name.lower() or "error" in name.lower() else len(items))
     return conform(base, out, step.rng)
 
-
-def action_answer(step: Step, role: ToolRole) -> Prediction:
-    out = step.tool.output_schema
-    if out:
-        # what the call and the world's standing state determine is answered, not invented
-        body = determined.settle(values.generate(out, step.rng), out, determined.known_values(step))
-        return Prediction(body, effects=determined.applied(step))
-    args = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
-    return Prediction(f"{step.tool.name} completed successfully" + (f" ({args})" if args else "") + ".", effects=[])
 
 def is_scalar(value: Any) -> bool:
     return isinstance(value, (str, int)) and not isinstance(value, bool)

@@ -64,6 +64,12 @@ def _seeded_roots(entries: list[JSONDict]) -> list[str]:
     return ["/"] if "/" in found or not found else sorted(found)
 
 
+def allowed_roots(step: Step) -> list[str]:
+    """The allowed directories (see :func:`_roots`); the shell engine (``engines/shell.py``) shares the
+    tree of this ``files`` collection and fences its current directory in the first of them."""
+    return _roots(step)
+
+
 def _roots(step: Step) -> list[str]:
     """The allowed directories: the top directories of the seed's files (the server was started on
     them); ``/`` for a world without files, where every path is allowed. Derived once per catalog."""
@@ -460,7 +466,7 @@ def _delete(step: Step, role: ToolRole) -> Prediction:
 
 
 def _unknown(step: Step, role: ToolRole) -> Prediction:
-    from .common import action_answer
+    from .actions import action_answer
 
     return action_answer(step, role)
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ...world import service_profiles, values
 from ...world.conventions import plain_id
 from ...world.entities import EntityType
-from ...state.ledger import Entity
+from ...state.ledger import Effect, Entity
 from ...world.roles import ToolRole
 from .common import clock, now_iso
 from .id_formats import new_id as learned_id
@@ -57,6 +57,9 @@ def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0
     """A fresh identifier of the type the schema gives (``4``, a UUID), else the catalog's convention."""
     scope = role.scope_of(step.arguments)
     number = step.episode.ledger.next_number(role.collection, scope) + offset
+    counted = counter_field(step, role)
+    if counted is not None:  # the seed's own sequence (``order_counter: 12446``) continues
+        number = max(number, counted[2] + offset)
     key_schema = ((schema or {}).get("properties") or {}).get(role.key_field) or {}
     declared = key_schema.get("type")
     kinds: list[Any] = declared if isinstance(declared, list) else [declared]
@@ -90,7 +93,58 @@ def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0
                 id_format, n, f"{step.episode.seed}:{role.collection}")))  # a service profile's: ``C0G8...``
         if known.key_type == "integer" or role.key_field == "number":
             return number
+    if _numeric_keys(step, role):  # seeded ``"12446"``-style ids: the next one is ``"12447"``, not ``ord-1``
+        return str(number)
     return plain_id(role.collection, number)
+
+
+#: Names of a seed field holding the next number of a sequence (``{noun}`` is the entity's singular).
+_NEXT_NAMES = ("{noun}counter", "next{noun}id", "{noun}idcounter", "next{noun}number", "next{noun}", "{noun}seq",
+               "{noun}sequence")
+#: Names of a seed field holding the last number given.
+_LAST_NAMES = ("last{noun}id", "last{noun}number", "max{noun}id")
+
+
+def counter_field(step: Step, role: ToolRole) -> tuple[Entity, str, int] | None:
+    """A counter of this entity in the world's standing state and the next number it gives:
+    ``order_counter: 12446`` or ``next_order_id: 12446`` give 12446, ``last_order_id: 12445`` gives
+    12446. Catalogs of a program's state (an order book, a ticket desk) seed their sequences so."""
+    from ...world.roles import singular
+    from .determined import name_key, standing
+
+    noun = name_key(singular(role.collection))
+    nexts = {n.format(noun=noun) for n in _NEXT_NAMES}
+    lasts = {n.format(noun=noun) for n in _LAST_NAMES}
+    for entity in standing(step):
+        for name, value in entity.fields.items():
+            if not isinstance(value, int) or isinstance(value, bool) or entity.collection == role.collection:
+                continue
+            if name_key(name) in nexts:
+                taken = step.episode.ledger.get(role.collection, value) is not None
+                return entity, name, value + 1 if taken else value
+            if name_key(name) in lasts:
+                return entity, name, value + 1
+    return None
+
+
+def counter_effects(step: Step, role: ToolRole, keys: list[Any]) -> list[Effect]:
+    """The seed's counter moved past the keys a create just gave (so the next create continues)."""
+    from .determined import name_key
+
+    counted = counter_field(step, role)
+    numbers = [int(k) for k in keys if isinstance(k, int) or (isinstance(k, str) and k.isdigit())]
+    if counted is None or not numbers:
+        return []
+    entity, name, _ = counted
+    last = max(numbers)
+    value = last if name_key(name).startswith(("last", "max")) else last + 1
+    return [Effect("update", entity.collection, entity.key, {name: value})]
+
+
+def _numeric_keys(step: Step, role: ToolRole) -> bool:
+    """Whether the collection's existing entities are keyed by numbers written as strings."""
+    keys = [e.fields.get(role.key_field) for e in step.episode.ledger.items(role.collection)]
+    return bool(keys) and all(isinstance(k, str) and k.isdigit() for k in keys)
 
 
 def _unused(step: Step, role: ToolRole, number: int, offset: int, make: Callable[[int], str]) -> str:

@@ -20,13 +20,16 @@ from typing import Any
 
 from ...state.ledger import Effect, Entity, identity
 from ...state.result import dump_json
-from ...world.roles import ToolRole, collection_name, normalise_key
+from ...world.catalog import Catalog
+from ...world.roles import ToolRole, collection_name, normalise_key, singular
 from . import paging, ranking, records
 from ..base import Prediction, Step
+from .actions import action_answer
 from .common import (
-    CREATED_FIELDS, UPDATED_FIELDS, action_answer, render_entity, render_list, is_scalar, clock, conform, error, fill,
+    CREATED_FIELDS, UPDATED_FIELDS, render_entity, render_list, is_scalar, clock, conform, error, fill,
     item_schema, not_found, now_iso,
 )
+from .environment import addressed, membership_answer, reads
 from .forms import in_object_forms
 from .kv_text import worded
 from .next_item import first_pending
@@ -45,6 +48,12 @@ class SchemaWorldModel:
         from .shape import predict_in_shape  # a tool's `enrich`ed output shape, when it has one
 
         return predict_in_shape(step, predict)
+
+    def prepare(self, catalog: Catalog) -> None:
+        """Before the first call: the domain engines this catalog needs load their libraries (engines/)."""
+        from .engines import prepare
+
+        prepare(catalog.world, catalog)
 
     async def aclose(self) -> None:
         return None
@@ -173,6 +182,10 @@ def _like_siblings(step: Step, role: ToolRole, fields: JSONDict, key: str, schem
 
 
 def _create(step: Step, role: ToolRole) -> Prediction:
+    if (member := membership_answer(step, role)) is not None:  # ``add_to_favourites``: a list the state holds
+        return member
+    if reads(step) and addressed(step, role) is not None:  # ``get_book_info(isbn)`` of a seeded book reads it
+        return action_answer(step, role)
     problem = _missing_reference(step, role)
     if problem is not None:
         return problem
@@ -195,6 +208,7 @@ def _create(step: Step, role: ToolRole) -> Prediction:
             keys.add(key)
             effects.append(Effect("create", role.collection, key, entity))
             created.append(entity)
+        effects += records.counter_effects(step, role, [e.get(role.key_field) for e in created])
         return Prediction(render_list(step, role, created), effects=effects)
     children = role.extra.get("children") or {}
     given = {k: v for k, v in step.arguments.items() if k not in children}
@@ -213,6 +227,7 @@ def _create(step: Step, role: ToolRole) -> Prediction:
         effects += [Effect("create", collection, k, e) for k, e in made_children]
         shown[arg] = [e for _, e in made_children]
     effects.insert(0, Effect("create", role.collection, key, entity))
+    effects += records.counter_effects(step, role, [entity.get(role.key_field)])  # ``order_counter`` moves on
     return Prediction(render_entity(step, role, shown), effects=effects)
 
 
@@ -247,6 +262,9 @@ def _filled(step: Step, role: ToolRole, entity: Entity) -> tuple[JSONDict, list[
     """The entity as the output schema needs it; fields it had to invent are kept (same answer next time)."""
     fields = copy.deepcopy(entity.fields)
     schema = item_schema(step, role)
+    own_id = f"{singular(role.collection)}_id"  # stored by a tool naming it ``order_id``, read as ``id``
+    if schema and "id" in (schema.get("properties") or {}) and "id" not in fields and is_scalar(fields.get(own_id)):
+        fields["id"] = fields[own_id]
     full = fill(fields, schema, step.rng, entity.created_turn or 0) if schema else fields
     if not isinstance(full, dict):  # the listing's items are scalars (names, paths): rendering picks the key
         return fields, []
@@ -348,6 +366,8 @@ def _render_batch(step: Step, role: ToolRole, entities: list[Any], keys: list[st
 
 
 def _delete(step: Step, role: ToolRole) -> Prediction:
+    if (member := membership_answer(step, role)) is not None:  # ``remove_X_from_favourites``: the X stays
+        return member
     ledger = step.episode.ledger
     keys_arg = role.batch_arg if role.batch_arg and isinstance(step.arguments.get(role.batch_arg), list) else None
     if keys_arg:

@@ -42,7 +42,7 @@ from ...world.roles import ToolRole
 from ...world.world import World
 from ..base import Prediction, Step
 from .sql_db import Database, Outcome, SQLFailure, open_database, remember
-from .sql_dialects import command, data_type, worded
+from .sql_dialects import command, data_type, located, typed_value, worded
 from ...world.sql_roles import DB_COLLECTION, DB_NAME, TABLE_ARGS, dialect_of
 
 JSONDict = dict[str, Any]
@@ -56,8 +56,9 @@ class Convention:
     #: sqlglot's name for the catalog's SQL (``sqlite``, ``postgres``, ``mysql``...).
     dialect: str
     #: ``repr``: Python's ``str(list_of_row_dicts)`` (the reference SQLite server);
-    #: ``json``: ``JSON.stringify(rows, null, 2)`` (the reference Postgres server).
-    rows: Literal["repr", "json"]
+    #: ``json``: ``JSON.stringify(rows, null, 2)`` (the reference Postgres server);
+    #: ``tuples``: Python's ``str(cursor.fetchall())``, typed tuples (``[(1, True, datetime.date(2024, 1, 15))]``).
+    rows: Literal["repr", "json", "tuples"]
     #: ``text``: errors are text with ``isError`` false (``Database error: no such table: x``);
     #: ``error``: ``isError`` true, worded as the database words them.
     errors: Literal["text", "error"]
@@ -71,7 +72,7 @@ def convention(world: World) -> Convention:
     named = dialect_of(text)
     dialect = named or "sqlite"  # SQL of no named dialect runs as it is
     # A catalog that names SQLite gets the reference SQLite server's habits, others the most common ones.
-    rows: Literal["repr", "json"] = "repr" if named == "sqlite" else "json"
+    rows: Literal["repr", "json", "tuples"] = "repr" if named == "sqlite" else "json"
     errors: Literal["text", "error"] = "text" if named == "sqlite" else "error"
     prefix = "Database error: "
     from ...world.roles import infer_role
@@ -86,6 +87,10 @@ def convention(world: World) -> Convention:
             errors = "error"
         elif match:
             errors, prefix = "text", match.group(1)
+        elif response in ("[]", "{}"):  # an empty answer says nothing of how rows print
+            continue
+        elif response.startswith("[("):  # a DB-API cursor's fetchall() printed: rows are typed tuples
+            rows = "tuples"
         elif response.startswith(("[{'", "{'")):
             rows = "repr"
         elif response.startswith(("[", "{")):
@@ -104,7 +109,10 @@ def predict_sql(step: Step, role: ToolRole) -> Prediction:
         body = _OPS.get(role.op or "query", _query)(step, role, db, conv)
     except (SQLFailure, _Refused, ValueError, OverflowError) as exc:  # the copy is thrown away, as a rollback
         db.conn.close()  # ValueError/OverflowError: sqlite3 refusing a NUL in the SQL or a huge integer value
-        return _error(step, conv, str(exc), database=isinstance(exc, SQLFailure))
+        message = str(exc)
+        if isinstance(exc, SQLFailure) and role.query_arg and isinstance(step.arguments.get(role.query_arg), str):
+            message = located(message, step.arguments[role.query_arg], conv.dialect)
+        return _error(step, conv, message, database=isinstance(exc, SQLFailure))
     except BaseException:
         db.conn.close()
         raise
@@ -133,6 +141,7 @@ class _Body:
     message: str | None = None
     count: int | None = None
     columns: list[str] = field(default_factory=list)
+    text: str | None = None  # the answer already printed (typed tuples)
 
 
 def _statement(step: Step, role: ToolRole) -> str:
@@ -159,7 +168,7 @@ def _read(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     if db.changed:  # a read-only transaction refuses writes
         raise SQLFailure(_READ_ONLY.get(conv.dialect, "attempt to write a readonly database").format(
             outcome.command or command(sql)))
-    return _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns)
+    return _tuples(db, sql, outcome, conv) or _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns)
 
 
 _READ_ONLY = {"postgres": "cannot execute {} in a read-only transaction",
@@ -171,12 +180,39 @@ def _write(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     sql = _statement(step, role)
     if conv.errors == "text" and sql.strip().upper().startswith("SELECT"):
         raise _Refused(f"SELECT queries are not allowed for {step.tool.name}")
-    return _result(db.run(sql, _params(step)), conv, sql)
+    outcome = db.run(sql, _params(step))
+    return _tuples(db, sql, outcome, conv) or _result(outcome, conv, sql)
 
 
 def _query(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     sql = _statement(step, role)
-    return _result(db.run(sql, _params(step)), conv, sql)
+    outcome = db.run(sql, _params(step))
+    return _tuples(db, sql, outcome, conv) or _result(outcome, conv, sql)
+
+
+def _tuples(db: Database, sql: str, outcome: Outcome, conv: Convention) -> _Body | None:
+    """The answer as a DB-API server prints ``cursor.fetchall()``: typed tuples, ``[(n,)]`` for a write, ``[]``
+    for a definition; None for other conventions."""
+    if conv.rows != "tuples":
+        return None
+    if not outcome.columns:
+        writes = outcome.command.split()[:1] in (["INSERT"], ["UPDATE"], ["DELETE"], ["REPLACE"])
+        rows: list[tuple[Any, ...]] = [(max(outcome.rowcount, 0),)] if writes else []
+        return _Body(rows=[], count=len(rows), text=repr(rows))
+    declared = _declared_types(db, sql)
+    typed = [tuple(typed_value(row[c], declared.get(c.lower())) for c in outcome.columns) for row in outcome.rows]
+    return _Body(rows=outcome.rows, count=len(typed), columns=outcome.columns, text=repr(typed))
+
+
+def _declared_types(db: Database, sql: str) -> dict[str, str]:
+    """Column name -> declared type, the tables the statement names first (a result column keeps its type)."""
+    tables = db.tables()
+    named = [t for t in tables if re.search(rf"\b{re.escape(t)}\b", sql, re.IGNORECASE)]
+    types: dict[str, str] = {}
+    for table in named + [t for t in tables if t not in named]:
+        for column in db.columns(table):
+            types.setdefault(str(column["name"]).lower(), str(column["type"] or ""))
+    return types
 
 
 def _result(outcome: Outcome, conv: Convention, sql: str) -> _Body:
@@ -350,7 +386,9 @@ def _json_default(value: Any) -> Any:
 
 
 def _answer(step: Step, conv: Convention, body: _Body, effects: list[Effect]) -> Prediction:
-    if body.value is not None:
+    if body.text is not None:
+        text = body.text
+    elif body.value is not None:
         text = render_rows(body.value, conv)
     elif body.rows is not None:
         text = render_rows(body.rows, conv)

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import decimal
 import functools
 import json
 import re
@@ -176,6 +177,17 @@ _POSTGRES_ERRORS: tuple[tuple[str, str], ...] = (
     (r"incomplete input", "syntax error at end of input"),
     (r"interrupted: query took longer than .*", "canceling statement due to statement timeout"),
 )
+#: The embedded analytics engine's errors: a class of error, then its message.
+_DUCKDB_ERRORS: tuple[tuple[str, str], ...] = (
+    (r"no such table: (?:\w+\.)?(.+)", "Catalog Error: Table with name {0} does not exist!"),
+    (r"no such column: (.+)", 'Binder Error: Referenced column "{0}" not found in FROM clause!'),
+    (r"table \"?(.+?)\"? already exists", 'Catalog Error: Table with name "{0}" already exists!'),
+    (r"UNIQUE constraint failed: (\w+)\.(\w+)", 'Constraint Error: Duplicate key "{1}" violates primary key constraint.'),
+    (r"NOT NULL constraint failed: (\w+)\.(\w+)", 'Constraint Error: NOT NULL constraint failed: {0}."{1}"'),
+    (r'near "(.+?)": syntax error', 'Parser Error: syntax error at or near "{0}"'),
+    (r"incomplete input", "Parser Error: syntax error at end of input"),
+    (r"interrupted: query took longer than .*", "INTERRUPT Error: Interrupted!"),
+)
 _MYSQL_ERRORS: tuple[tuple[str, str], ...] = (
     (r"no such table: (?:\w+\.)?(.+)", "Table '" + DB_NAME + ".{0}' doesn't exist"),
     (r"no such column: (.+)", "Unknown column '{0}' in 'field list'"),
@@ -196,7 +208,8 @@ def worded(message: str, dialect: str, primary_key: Callable[[str, str], bool] |
         primary = primary_key is not None and primary_key(table, column)
         name = f"{table}_pkey" if primary else f"{table}_{column}_key"
         return f'duplicate key value violates unique constraint "{name}"'
-    patterns = _POSTGRES_ERRORS if dialect in ("postgres", "redshift") else _MYSQL_ERRORS if dialect == "mysql" else ()
+    patterns = (_POSTGRES_ERRORS if dialect in ("postgres", "redshift") else _MYSQL_ERRORS if dialect == "mysql"
+                else _DUCKDB_ERRORS if dialect == "duckdb" else ())
     for pattern, template in patterns:
         match = re.fullmatch(pattern, message)
         if match:
@@ -277,3 +290,48 @@ def register_typed_values() -> None:
         for name in names:
             sqlite3.register_converter(name, convert)
 
+
+
+def typed_value(value: Any, declared: str | None) -> Any:
+    """A stored SQLite value as a DB-API driver returns its declared type: ``BOOLEAN`` a bool, ``DATE`` a
+    ``datetime.date``, ``TIMESTAMP`` a ``datetime.datetime``, ``DECIMAL(8,2)`` a ``Decimal`` of that scale."""
+    if value is None or not declared:
+        return value
+    base = declared.split("(")[0].strip().upper()
+    try:
+        if base in ("BOOLEAN", "BOOL") and isinstance(value, int):
+            return bool(value)
+        if base == "DATE" and isinstance(value, str):
+            return dt.date.fromisoformat(value[:10])
+        if base in ("TIMESTAMP", "DATETIME", "TIMESTAMPTZ") and isinstance(value, str):
+            return dt.datetime.fromisoformat(value)
+        if base in ("DECIMAL", "NUMERIC") and isinstance(value, (int, float, str)):
+            scale = re.search(r",\s*(\d+)\s*\)", declared)
+            number = decimal.Decimal(str(value))
+            return number.quantize(decimal.Decimal(1).scaleb(-int(scale.group(1)))) if scale else number
+    except (ValueError, decimal.InvalidOperation):
+        return value  # a value its column's type does not describe is printed as stored
+    return value
+
+
+def located(message: str, sql: str, dialect: str) -> str:
+    """An error as the embedded analytics engine prints it: a one-line query's text with a caret under the
+    token at fault (``LINE 1: SELECT * FROM missing`` / ``^^^^^^^``); other dialects' errors unchanged."""
+    if dialect != "duckdb" or "\n" in sql.strip():
+        return message
+    query = sql.strip()
+    if message == "Parser Error: syntax error at end of input" and query.split():
+        token = query.split()[-1]
+        message, at = f'Parser Error: syntax error at or near "{token}"', query.rfind(token)
+    else:
+        match = (re.match(r'Parser Error: syntax error at or near "(.+)"', message)
+                 or (re.match(r"Catalog Error: Table with name (\S+) does not exist!", message)
+                     if command(query) == "SELECT" else None))
+        if match is None:
+            return message
+        token = match.group(1)
+        found = re.search(rf"(?<![\w]){re.escape(token)}(?![\w])", query, re.IGNORECASE)
+        if found is None:
+            return message
+        at = found.start()
+    return f"{message}\n\nLINE 1: {query}\n{' ' * (len('LINE 1: ') + at)}{'^' * len(token)}"

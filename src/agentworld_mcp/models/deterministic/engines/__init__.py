@@ -25,16 +25,19 @@ from __future__ import annotations
 
 import importlib
 import logging
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
 from ....errors import MissingExtraError
+from ....world.catalog import ToolSpec
+from ....world.world import World
 from ...base import Prediction, Step
 
 log = logging.getLogger(__name__)
 
 #: Engine modules of this package, asked in order (the first that claims a tool answers it).
-ENGINES: tuple[str, ...] = ("workbook",)
+ENGINES: tuple[str, ...] = ("workbook", "shell", "arithmetic")
 
 _warned: set[str] = set()
 
@@ -61,6 +64,16 @@ def engine_for(step: Step) -> ModuleType | None:
 
     chosen = step.derived(("engine", step.tool.name), choose)
     return _engine(chosen) if chosen is not None else None
+
+
+def prepare(world: World, tools: Iterable[ToolSpec]) -> None:
+    """Let the engines this catalog needs load their libraries now, when the server starts, so that no
+    call pays for it within its deadline (an engine opts in with a ``prepare()`` function)."""
+    specs = list(tools)
+    for name in ENGINES:
+        module = _engine(name)
+        if module is not None and hasattr(module, "prepare") and any(module.claims(world, t) for t in specs):
+            module.prepare()
 
 
 def predict_by_engine(step: Step) -> Prediction | None:

@@ -23,15 +23,13 @@ from ....errors import MissingExtraError
 from ....world.catalog import ToolSpec
 from ....world.world import World
 from ...base import Prediction, Step
+from .workbook_args import PATH_ARGS, RANGE_ARGS, SHEET_ARGS
 
 # Checked, not imported: the libraries load when a spreadsheet tool is first called (:mod:`.workbook_ops`).
 for _module in ("openpyxl", "formulas"):
     if importlib.util.find_spec(_module) is None:
         raise MissingExtraError("Spreadsheet tools", "engines", _module)
 
-PATH_ARGS = ("path", "filepath", "file_path", "filename", "file_name", "workbook_path", "workbook", "file")
-SHEET_ARGS = ("sheet", "sheet_name", "sheetname", "worksheet", "worksheet_name", "source_sheet", "tab")
-RANGE_ARGS = ("range", "cell_range", "a1_range", "source_range", "source")
 _DOMAIN = re.compile(r"\b(work ?books?|work ?sheets?|spreadsheets?|xlsx|xlsm)\b", re.IGNORECASE)
 _FORMAT_WORDS = {"format", "style", "merge", "unmerge", "border", "borders", "font", "width", "height", "layout",
                  "conditional", "validation", "freeze", "color", "colour", "align"}
@@ -115,4 +113,11 @@ def predict(step: Step) -> Prediction | None:
     return answer(step, op)
 
 
-__all__ = ["PATH_ARGS", "RANGE_ARGS", "SHEET_ARGS", "claims", "operation", "predict"]
+def prepare() -> None:
+    """Load the libraries and compile a first formula now (seconds on a busy machine), before any call's deadline runs."""
+    from .workbook_calc import compiled
+
+    compiled("=SUM(A1:A2)+AVERAGE(B1:B2)*ROUND(C1,2)+IF(D1>0,MAX(E1:E2),MIN(F1:F2))")
+
+
+__all__ = ["PATH_ARGS", "RANGE_ARGS", "SHEET_ARGS", "claims", "operation", "predict", "prepare"]

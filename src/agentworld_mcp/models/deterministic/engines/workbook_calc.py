@@ -139,7 +139,7 @@ class Calculator:
 
     def _compute(self, sheet: str, formula: str) -> Any:
         try:
-            fn = compiled(formula)
+            fn = compiled(_on_the_simulated_clock(formula))
         except Exception:
             raise Uncalculated("invalid formula") from None
         args = [self._input(sheet, str(ref)) for ref in getattr(fn, "inputs", ())]
@@ -184,6 +184,22 @@ class Calculator:
         if isinstance(value, str) and value.startswith("#") and value.endswith(("!", "?", "A")):
             return XlError(value)
         return value
+
+
+_VOLATILE_CLOCK = re.compile(r"\b(TODAY|NOW)\(\s*\)", re.IGNORECASE)
+
+
+def _on_the_simulated_clock(formula: str) -> str:
+    """``TODAY()``/``NOW()`` read the simulation's clock, not the host's: the same answer every run."""
+    from ..common import clock
+
+    start = clock(0)
+
+    def pinned(match: re.Match[str]) -> str:
+        day = f"DATE({start.year},{start.month},{start.day})"
+        return day if match.group(1).upper() == "TODAY" else f"({day}+TIME({start.hour},{start.minute},{start.second}))"
+
+    return _VOLATILE_CLOCK.sub(pinned, formula)
 
 
 def plain(value: Any) -> Any:

@@ -17,7 +17,7 @@ from ...base import Prediction, Step
 from .a1 import (
     Area, RangeError, address, check_sheet_name, parse_area, parse_cell, renamed_references, shifted,
 )
-from .workbook import PATH_ARGS as _PATH_ARGS, RANGE_ARGS as _RANGE_ARGS, SHEET_ARGS as _SHEET_ARGS
+from .workbook_args import PATH_ARGS as _PATH_ARGS, RANGE_ARGS as _RANGE_ARGS, SHEET_ARGS as _SHEET_ARGS
 from .workbook_book import (
     COLLECTION, MAX_CELLS, MAX_SHEETS, MAX_WORKBOOKS, Book, Failure, Sheet, book_of, check_value, file_size,
     normal_path,

@@ -1,0 +1,30 @@
+"""The answer to a tool that is not a read, list, create, update or delete of a record: an action.
+
+What the world's state holds for it comes first (:mod:`.environment`), then what its
+outputSchema, the call and the standing state determine (:mod:`.determined`); only a tool
+with neither an outputSchema nor state to read acknowledges.
+"""
+
+from __future__ import annotations
+
+from ...world import values
+from ...world.roles import ToolRole
+from ..base import Prediction, Step
+from . import determined
+from .environment import environment_answer
+
+
+def action_answer(step: Step, role: ToolRole) -> Prediction:
+    """An action's answer: what the world's state holds for it (:mod:`.environment`: a record its
+    arguments address, state its answer names, arithmetic its description states), else its
+    outputSchema with what the call and the standing state determine; only a tool with neither
+    an outputSchema nor state to read acknowledges."""
+    if (from_state := environment_answer(step, role)) is not None:
+        return from_state
+    out = step.tool.output_schema
+    if out:
+        # what the call and the world's standing state determine is answered, not invented
+        body = determined.settle(values.generate(out, step.rng), out, determined.known_values(step))
+        return Prediction(body, effects=determined.applied(step))
+    args = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
+    return Prediction(f"{step.tool.name} completed successfully" + (f" ({args})" if args else "") + ".", effects=[])
