@@ -31,9 +31,11 @@ from typing import Any
 
 from ..models.deterministic.learned_envelope import ENVELOPE_META, learn_envelope
 from ..models.deterministic.failures import reads_as_failure  # an in-band failure is no envelope of success
+from ..models.deterministic.learned_state import answer_data
 from ..models.deterministic.id_formats import ID_FORMATS_META, ids_in, infer_format
 from ..trajectories.redaction import redact_call, secrets_in
 from ..world.catalog import Catalog, ToolSpec
+from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
 from ..world.roles import collection_name, id_stem, singular
@@ -100,7 +102,7 @@ def observed_seed(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> 
                 break
             if turn.result.get("isError"):
                 continue
-            for collection, items in _entity_lists(json_of(turn.result), spec, collections):
+            for collection, items in _entity_lists(answer_data(turn.result), spec, collections):
                 for item in items:
                     text = json.dumps([collection, item], sort_keys=True)
                     if text not in seen and len(seed.get(collection, ())) < MAX_SEED:
@@ -116,15 +118,19 @@ def _entity_lists(answer: Any, spec: ToolSpec, collections: set[str]) -> list[tu
     if objects(answer) and spec.role.collection and spec.role.kind in ("list", "search"):
         return [(spec.role.collection, answer)]
     if isinstance(answer, dict):
-        return [(collection_name(k), v) for k, v in answer.items()
-                if objects(v) and collection_name(k) in collections]
+        found = [(collection_name(k), v) for k, v in answer.items() if objects(v) and collection_name(k) in collections]
+        if not found:  # an envelope (``{"ok": true, "parsed_content": {"orders": [...]}}``): look inside
+            inner = [v for v in answer.values() if isinstance(v, dict) or objects(v) and len(answer) > 1]
+            found = [pair for v in inner if isinstance(v, dict) for pair in _entity_lists(v, spec, collections)]
+        return found
     return []
 
 
 def learn_world(recordings: list[str], *, catalog: str | None = None, name: str | None = None,
-                max_demonstrations: int = MAX_DEMONSTRATIONS, output: str | os.PathLike[str] | None = None
-                ) -> tuple[JSONDict, str]:
-    """The learned world's data (key order kept, ready to write) and a one-line summary."""
+                max_demonstrations: int = MAX_DEMONSTRATIONS, output: str | os.PathLike[str] | None = None,
+                seed: bool = True) -> tuple[JSONDict, str]:
+    """The learned world's data (key order kept, ready to write) and a one-line summary; ``seed=False``
+    (``learn --no-seed``): behaviour only, no seed state read from the answers."""
     base: World = load_world(catalog) if catalog else recorded_catalog(list(recordings))
     recorded = read_episodes(list(recordings))
     known = tuple(dict.fromkeys(s for turns in recorded.values() for turn in turns for s in secrets_in(turn.arguments)))
@@ -154,16 +160,42 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     data: JSONDict = {"name": name or (Path(output).stem if output else base.name), "scenario": base.scenario,
                       "tools": [dict(t) for t in base.tools]}
     data, added = apply(data, base, found)
-    add_answer_meta(data, compiled, episodes, by_tool)
-    seed = observed_seed(episodes, compiled)
-    if seed:
-        data["seed"] = {**seed, **(data.get("seed") or {})}  # a catalog's own seed wins
+    behaviour, walk = learn_behaviour(episodes, compiled)
+    tables = {tool: learn_tables(walk, tool) for tool in by_tool}
+    usual = {tool: [Sample(dict(t.arguments), tables[tool][1][id(t)], False) if id(t) in tables[tool][1] else sample_of(t)
+                    for t in turns if walk.is_main(t)]  # a refusal or ``already_done`` is a rule
+             for tool, turns in _by_tool(episodes).items()}
+    add_answer_meta(data, compiled, episodes, {t: usual[t] or by_tool[t] for t in by_tool})
+    for tool in data["tools"]:
+        envelope = (tool.get("_meta") or {}).get(ENVELOPE_META)
+        spec = compiled.get(tool["name"])
+        if not isinstance(envelope, dict) or spec is None:
+            continue
+        if tables.get(tool["name"], ([], {}))[0]:
+            envelope["tables"] = tables[tool["name"]][0]
+        if spec.role.kind in ("list", "search") and (counts := learn_item_counts(walk, spec.name,
+                                                                                spec.role.items_field or "items")):
+            envelope["item_counts"] = counts
+    for tool in data["tools"]:
+        if tool["name"] in behaviour:
+            tool["_meta"] = {**(tool.get("_meta") or {}), LEARNED_META: behaviour[tool["name"]]}
+    observed = observed_seed(episodes, compiled) if seed else {}
+    if observed:
+        data["seed"] = {**observed, **(data.get("seed") or {})}  # a catalog's own seed wins
     shaped = sum(1 for f in found if f.shape is not None)
     calls = sum(len(s) for s in by_tool.values())
     summary = (f"{len(base.tools)} tools, {calls} recorded calls in {len(episodes)} episode(s), "
                f"{shaped} output shapes, {added} demonstrations, "
-               f"{sum(len(v) for v in seed.values())} seed entities")
+               f"{sum(len(v) for v in observed.values())} seed entities")
     return data, summary
+
+
+def _by_tool(episodes: dict[str, list[RecordedTurn]]) -> dict[str, list[RecordedTurn]]:
+    out: dict[str, list[RecordedTurn]] = {}
+    for turns in episodes.values():
+        for turn in turns:
+            out.setdefault(turn.tool, []).append(turn)
+    return out
 
 
 def redacted(turn: RecordedTurn, known: tuple[str, ...] = ()) -> RecordedTurn:

@@ -27,6 +27,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .failures import reads_as_failure  # an in-band failure keeps the wording failures.py gave it
+from .learned_state import History, key_of
 
 if TYPE_CHECKING:
     from ..base import Step
@@ -73,6 +74,13 @@ def learn_envelope(samples: list[tuple[JSONDict, Any]], listed: tuple[str, str] 
                 counts[name] = lists[0]
     if counts:
         envelope["counts"] = counts
+    same = {name: other for name, value in first.items() if isinstance(value, str) and len(value) >= _MIN_VALUE
+            and value not in _leaves(first_args).values()
+            for other in [next((k for k in first if k != name and first[k] == value), None)]
+            if other is not None and list(first).index(other) < list(first).index(name)
+            and all(a.get(name) == a.get(other) for _, a in answers)}
+    if same:  # ``splitDetails`` repeats ``originalRequest`` when the call gave none
+        envelope["same"] = same
     if listed is not None:  # a "next" tool: a list tool answering one item under its singular (``task``)
         noun, items_field = listed
         if all(isinstance(a.get(noun), dict) and not isinstance(a.get(items_field), list) for _, a in answers):
@@ -124,7 +132,37 @@ def _template(text: str, arguments: JSONDict, rest: JSONDict) -> str:
                 split.append(piece)
         parts = split
     templated = "".join(p[0] if isinstance(p, tuple) else p for p in parts)
-    return _rows(templated)
+    return _rows("\n".join(_int_cells(line, rest) for line in templated.split("\n")))
+
+
+def _int_cells(line: str, rest: JSONDict) -> str:
+    """A table row showing one listed item (``{{answer.requests[0].requestId}}``): its cells that are the
+    item's integers (``3``) as placeholders too, the item's fields taken in their order when numbers repeat."""
+    marks = [path for source, path in _PLACEHOLDER.findall(line) if source == "answer"]
+    found = re.match(r"(.+\[\d+\])\.", marks[0]) if marks and line.lstrip().startswith("|") else None
+    item_path = found.group(1) if found else ""
+    item = _at(rest, item_path) if item_path else None
+    if not isinstance(item, dict):
+        return line
+    numbers = [(k, v) for k, v in item.items() if isinstance(v, int) and not isinstance(v, bool)]
+    cells = line.split("|")
+    for i, cell in enumerate(cells):
+        match = next((kv for kv in numbers if cell.strip() == str(kv[1])), None) if cell.strip() else None
+        if match is not None:
+            numbers.remove(match)
+            cells[i] = cell.replace(cell.strip(), "{{answer." + item_path + "." + match[0] + "}}")
+    return "|".join(cells)
+
+
+def template_text(text: str, arguments: JSONDict) -> str:
+    """``text`` with the call's argument values as ``{{args.PATH}}`` placeholders (a wording learned once);
+    short values and numbers too where they stand as a whole token (``Note 9 not found``)."""
+    templated = _template(text, arguments, {})
+    for path, value in _leaves(arguments).items():
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+            mark = ("{{args." + path + "}}").replace("\\", "\\\\")
+            templated = re.sub(rf"(?<![\w.{{-]){re.escape(str(value))}(?![\w}}-])", mark, templated)
+    return templated
 
 
 def _rows(template: str) -> str:
@@ -167,7 +205,10 @@ def serve_envelope(step: Step, observation: Any, shape: JSONDict) -> Any:
     for name, listed in (envelope.get("first") or {}).items():
         if isinstance(observation.get(listed), list):
             answer[name] = _next_item(step, observation[listed])
-    _from_state(step, answer, shape, envelope.get("constants") or {})
+    taken = _from_state(step, answer, shape, envelope.get("constants") or {})
+    for name, other in (envelope.get("same") or {}).items():
+        if taken and name not in taken and isinstance(answer.get(other), str):
+            answer[name] = answer[other]
     fields = [f for f in envelope.get("fields") or () if isinstance(f, str)]
     if fields:  # a success has the fields successes had (the shape also holds those of in-band failures)
         from .common import conform
@@ -181,14 +222,64 @@ def serve_envelope(step: Step, observation: Any, shape: JSONDict) -> Any:
     for name, listed in (envelope.get("counts") or {}).items():
         if isinstance(answer.get(listed), list):
             answer[name] = len(answer[listed])
+    counts, tables = envelope.get("item_counts"), envelope.get("tables")
+    history = None
+    if isinstance(counts, dict) and counts or isinstance(tables, list) and tables:
+        from .learned_state import episode_history
+
+        history = episode_history(step)
+        if isinstance(counts, dict):
+            _recounted(answer.get(str(counts.get("field"))), counts.get("counts") or {}, history)
     for name, template in (envelope.get("templates") or {}).items():
         if isinstance(template, str):
             answer[name] = render(template, step.arguments, answer)
+    if history is not None and isinstance(tables, list):
+        history.add(step.tool.name, step.arguments, {"structuredContent": answer})  # rows show this call's result
+        for index, table in enumerate(tables):
+            if isinstance(table, dict) and isinstance(answer.get(table.get("field")), str):
+                answer[table["field"]] = _tabled(answer[table["field"]], index, table, step.arguments, answer, history)
     order = fields or list(observation)
     return {k: answer[k] for k in [*order, *answer] if k in answer}  # key order: the server's
 
 
-def _from_state(step: Step, answer: JSONDict, shape: JSONDict, constants: JSONDict) -> None:
+def _recounted(items: Any, counts: JSONDict, history: History) -> None:
+    """Listed items' counts of the entities under them (all, or those a tool acted on), as the episode has them."""
+    for item in items if isinstance(items, list) else ():
+        key = key_of(item) if isinstance(item, dict) else None
+        if key is None:
+            continue
+        children = history.children(key)
+        for name, tool in counts.items():
+            if name in item:
+                item[name] = sum(1 for c in children if tool is None or tool in history.acted.get(c, ()))
+
+
+def _tabled(text: str, index: int, table: JSONDict, arguments: JSONDict, answer: JSONDict, history: History) -> str:
+    """``text`` with its ``{{table.N}}`` line as one row per entity under the parent the call names."""
+    source, _, name = str(table.get("parent") or "").partition(".")
+    parent = (arguments if source == "args" else answer).get(name)
+    rows: list[str] = []
+    for key in history.children(str(parent)) if isinstance(parent, (str, int)) else ():
+        entity, acted = history.entities[key], history.acted.get(key, [])
+        rows.append(_row(table, entity, acted))
+    marker = "{{table." + str(index) + "}}"
+    return "\n".join(x for line in text.split("\n") for x in (rows if line == marker else [line]))
+
+
+def _row(table: JSONDict, entity: JSONDict, acted: list[str]) -> str:
+    row = re.sub(r"\{\{cell\.(\d+)\}\}", lambda m: _cell(table, m.group(1), acted), str(table.get("row") or ""))
+    return re.sub(r"\{\{row\.([^{}]+)\}\}", lambda m: str(entity.get(m.group(1), "")), row)
+
+
+def _cell(table: JSONDict, index: str, acted: list[str]) -> str:
+    """A cell that is a constant, or one text once a tool acted on the row's entity and another before."""
+    how = (table.get("cells") or {}).get(index) or {}
+    if "tool" in how:
+        return str(how["yes"] if how["tool"] in acted else how["no"])
+    return str(how.get("text", ""))
+
+
+def _from_state(step: Step, answer: JSONDict, shape: JSONDict, constants: JSONDict) -> set[str]:
     """Fields beside a wrapped entity (``requestId``, ``originalRequest`` beside ``task``) taken from the
     entity, else from its parent (the ``requests`` entity its ``requestId`` names), as the ledger holds them."""
     from ...world.roles import collection_name, id_stem
@@ -196,7 +287,8 @@ def _from_state(step: Step, answer: JSONDict, shape: JSONDict, constants: JSONDi
     wrapper = step.role.wrapper
     entity = answer.get(wrapper) if wrapper else None
     if not isinstance(entity, dict):
-        return
+        return set()
+    taken: set[str] = {wrapper} if wrapper else set()
     sources = [entity]
     for name, value in entity.items():
         stem = id_stem(name) if name.endswith(("Id", "_id")) else None
@@ -209,10 +301,25 @@ def _from_state(step: Step, answer: JSONDict, shape: JSONDict, constants: JSONDi
         value = next((src[name] for src in sources if name in src), None)
         if value is not None and not isinstance(value, (dict, list)):
             answer[name] = value
+            taken.add(name)
+    return taken
 
 
 def _next_item(step: Step, items: list[Any]) -> Any:
-    """The item a "next" tool shows: the first one no call has changed since it was made, else the first."""
+    """The item a "next" tool shows: with what ``learn`` saw (:mod:`.learned_rules`' ``next``), the first entity
+    under the parent the call names that the skipping tool has not acted on; else the first item no call has
+    changed since it was made, else the first."""
+    from .learned_state import episode_history, learned
+
+    how = learned(step).get("next")
+    parent = step.arguments.get(str(how.get("parent"))) if isinstance(how, dict) else None
+    if isinstance(how, dict) and isinstance(parent, (str, int)):
+        history = episode_history(step)
+        children = history.children(str(parent))
+        if children:
+            skip = how.get("skip")
+            pending = [c for c in children if not skip or skip not in history.acted.get(c, ())]
+            return dict(history.entities[pending[0]]) if pending else None
     role = step.role
     ledger = step.episode.ledger
     for item in items:
@@ -283,4 +390,4 @@ def _at(value: Any, path: str) -> Any:
     return value
 
 
-__all__ = ["ENVELOPE_META", "learn_envelope", "render", "serve_envelope"]
+__all__ = ["ENVELOPE_META", "learn_envelope", "render", "serve_envelope", "template_text"]

@@ -62,7 +62,12 @@ def bare_catalog(world: World) -> Catalog:
 
 
 def predict_as_served(step: Step, predict: Callable[[Step], Prediction]) -> Prediction | None:
-    """``predict`` of the plain tool, served as the tool serves it; None for tools served as they are."""
+    """``predict`` of the plain tool, served as the tool serves it; None for tools served as they are.
+    A rule learned from a real session (:mod:`.learned_rules`) comes first."""
+    from .learned_rules import learned_answer
+
+    if (ruled := learned_answer(step, predict)) is not None:
+        return ruled
     how = serving(step)
     if how is None:
         return None

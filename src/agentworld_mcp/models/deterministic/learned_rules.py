@@ -1,0 +1,89 @@
+"""Behaviour learned from the order of a real session's calls, applied to the episode's calls.
+
+``learn`` (``sim2real/learn_rules.py``) writes under a tool's ``_meta``::
+
+    "agentworld/learned": {
+        "rules": [{"when": {"if": "acted", "arg": "taskId", "tool": "mark_task_done"},
+                   "isError": false, "text": "{\\n  \\"status\\": \\"error\\", ..."}],
+        "sets": {"approved": true},
+        "next": {"parent": "requestId", "skip": "mark_task_done"}}
+
+A rule whose condition holds on the episode so far (:mod:`.learned_state`, read from the
+episode's own answers) answers with the server's wording and flag, the call's values in it, and
+changes nothing. ``sets`` are fields a successful change sets, in the answer and in the ledger.
+``next`` is used by :mod:`.learned_envelope` to pick the first pending item.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ...state.ledger import Effect
+from ..base import Prediction, Step
+from .learned_state import LEARNED_META, episode_history, learned
+
+JSONDict = dict[str, Any]
+_DONE = "_agentworld_learned"
+
+
+def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Prediction | None:
+    """The answer a learned rule gives, or the model's answer with the fields the tool sets; None otherwise."""
+    meta = learned(step)
+    if not meta or step.tool.__dict__.get(_DONE) or step.tool.__dict__.get("_agentworld_plain"):  # served.py's inner call
+        return None
+    rules = [r for r in meta.get("rules") or () if isinstance(r, dict) and isinstance(r.get("when"), dict)]
+    if rules:
+        history = episode_history(step)
+        for rule in rules:
+            if history.holds(rule["when"], step.arguments):
+                return _ruled(step, rule)
+    sets = meta.get("sets")
+    if not isinstance(sets, dict) or not sets:
+        return None
+    tool = dataclasses.replace(step.tool)
+    tool.__dict__[_DONE] = True
+    answer = predict(dataclasses.replace(step, tool=tool))
+    role = step.role
+    key = next((step.arguments[a] for a in role.key_args if a in step.arguments), None)
+    if answer.is_error or key is None or not role.collection:
+        return answer
+    effects = list(answer.effects or []) + [Effect("update", role.collection, role.scoped(step.arguments, str(key)),
+                                                   dict(sets))]
+    observation = answer.observation
+    if isinstance(observation, dict):
+        observation = {k: ({**v, **sets} if isinstance(v, dict) and k == role.wrapper else v)
+                       for k, v in observation.items()}
+    return dataclasses.replace(answer, observation=observation, effects=effects)
+
+
+def _ruled(step: Step, rule: JSONDict) -> Prediction:
+    from .learned_envelope import render
+
+    text = render(str(rule.get("text") or ""), step.arguments, {})
+    structured = rule.get("structured")
+    observation: Any
+    if isinstance(structured, dict) and step.tool.output_schema:
+        observation = _filled(structured, step.arguments)
+    else:
+        try:
+            observation = json.loads(text) if text.strip()[:1] in ("{", "[") else text
+        except ValueError:
+            observation = text
+    return Prediction(observation, is_error=bool(rule.get("isError")), effects=[], text=text,
+                      info={"learned_rule": rule["when"]})
+
+
+def _filled(value: Any, arguments: JSONDict) -> Any:
+    from .learned_envelope import render
+
+    if isinstance(value, dict):
+        return {k: _filled(v, arguments) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_filled(v, arguments) for v in value]
+    return render(value, arguments, {}) if isinstance(value, str) else value
+
+
+__all__ = ["LEARNED_META", "episode_history", "learned", "learned_answer"]

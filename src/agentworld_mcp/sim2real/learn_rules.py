@@ -1,0 +1,337 @@
+"""Behaviour ``learn`` reads from the order of a session's calls, not from one answer alone.
+
+Walking a recording call by call with :mod:`..models.deterministic.learned_state`'s history:
+
+* **rules**: a tool's answers that differ from its usual one (a refusal ``Cannot update completed
+  task``, ``already_done``, ``Task not found``) and the condition that tells them apart: the one
+  condition (of ``missing``, ``acted``, ``all_children`` and their negations) that held at each
+  such call and at none of the tool's usual ones. Where a tool has no usual answer recorded, the
+  condition is taken only when other tools' rules confirmed the same tool's effect. Answered with
+  the recorded wording (the call's own values in place of the recorded ones) and flag.
+* **sets**: fields a change sets to a constant (``approve_task_completion`` -> ``approved: true``).
+* **next**: for a tool answering the first pending item, the tool whose call takes an item out.
+* **tables**: text rows that show the entities under a parent (a progress table), one row per
+  entity, each cell a field of it or a text that a tool's call switches (``✅ Done``).
+* **item counts**: integers of listed items that count the entities under them (``totalTasks``),
+  or those a tool acted on (``completedTasks``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from typing import Any
+
+from ..models.deterministic.learned_envelope import template_text
+from ..models.deterministic.learned_rules import LEARNED_META
+from ..models.deterministic.learned_state import (
+    History, answer_data, answer_text, conditions_of, failed, history_of, key_of,
+)
+from ..world.catalog import Catalog
+from .score import RecordedTurn
+
+JSONDict = dict[str, Any]
+_CODE = re.compile(r"[a-z][a-z_]{1,40}")
+#: Kinds of condition, the simplest first (a tie between conditions goes to the earlier kind).
+_KINDS = ("missing", "acted", "all_children", "not_acted", "not_all_children")
+
+
+def codes(arguments: JSONDict, data: Any) -> tuple[tuple[str, str], ...]:
+    """The status-like codes of an answer (``status: task_marked_done``) that no argument gave."""
+    if not isinstance(data, dict):
+        return ()
+    given = {str(v) for v in arguments.values()}
+    return tuple(sorted((k, v) for k, v in data.items() if isinstance(v, str) and _CODE.fullmatch(v) and v not in given))
+
+
+class Walk:
+    """Each recorded call with the history before it and the conditions that held then."""
+
+    def __init__(self, episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> None:
+        deleting = {s.name: s.role.key_args for s in catalog if s.role.kind == "delete" and s.role.key_args}
+        self.calls: list[tuple[RecordedTurn, History, list[JSONDict]]] = []
+        names = [s.name for s in catalog]
+        for turns in episodes.values():
+            history = history_of([], deleting=deleting)
+            for turn in turns:
+                before = _copy(history)
+                self.calls.append((turn, before, conditions_of(before, turn.arguments, names)))
+                history.add(turn.tool, turn.arguments, turn.result)
+        self.catalog = catalog
+        by_tool: dict[str, list[tuple[RecordedTurn, History, list[JSONDict]]]] = {}
+        for call in self.calls:
+            by_tool.setdefault(call[0].tool, []).append(call)
+        self.by_tool = by_tool
+        self.main = {tool: _main(calls) for tool, calls in by_tool.items()}
+
+    def is_main(self, turn: RecordedTurn) -> bool:
+        return not failed(turn.result) and codes(turn.arguments, answer_data(turn.result)) == self.main.get(turn.tool)
+
+
+def _copy(history: History) -> History:
+    return History({k: dict(v) for k, v in history.entities.items()}, dict(history.parent),
+                   {k: list(v) for k, v in history.acted.items()}, set(history.seen), history.deleting)
+
+
+def _main(calls: list[tuple[RecordedTurn, History, list[JSONDict]]]) -> tuple[tuple[str, str], ...] | None:
+    counted = Counter(codes(t.arguments, answer_data(t.result)) for t, _, _ in calls if not failed(t.result))
+    return counted.most_common(1)[0][0] if counted else None
+
+
+def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> tuple[dict[str, JSONDict], Walk]:
+    """Per tool, what goes under its ``_meta`` (:data:`LEARNED_META`); and the walk (which calls are usual)."""
+    walk = Walk(episodes, catalog)
+    groups: dict[tuple[str, str], list[tuple[RecordedTurn, list[JSONDict]]]] = {}
+    for turn, _, held in walk.calls:
+        if not walk.is_main(turn) and catalog.get(turn.tool) is not None:
+            text = template_text(answer_text(turn.result), turn.arguments)
+            groups.setdefault((turn.tool, json.dumps([bool(turn.result.get("isError")), text])), []).append((turn, held))
+    candidates: dict[tuple[str, str], tuple[list[str], bool]] = {}
+    for group, calls in list(groups.items()):
+        negative = {_sig(c) for t, _, held in walk.by_tool[group[0]] if walk.is_main(t) for c in held}
+        confirmed = any(walk.is_main(t) for t, _, _ in walk.by_tool[group[0]])
+        found = sorted(set.intersection(*({_sig(c) for c in held} for _, held in calls)) - negative)
+        if found or len(calls) == 1:
+            candidates[group] = (found, confirmed)
+            continue
+        del groups[group]  # one wording, two reasons (never created; deleted): a rule per call
+        for n, (turn, held) in enumerate(calls):
+            groups[(group[0], f"{group[1]}#{n}")] = [(turn, held)]
+            candidates[(group[0], f"{group[1]}#{n}")] = (sorted({_sig(c) for c in held} - negative), confirmed)
+    votes: Counter[str] = Counter()  # per tool, how many confirmed rules it could explain
+    for found, confirmed in candidates.values():
+        if confirmed:
+            votes.update({t for c in found if (t := json.loads(c).get("tool"))})
+    learned: dict[str, JSONDict] = {}
+    for (tool, _), calls in groups.items():
+        found, confirmed = candidates[(tool, _)]
+        spec = catalog.get(tool)
+        keys = spec.role.key_args if spec is not None else ()
+        options = [json.loads(c) for c in found]
+        if not confirmed:  # no usual answer to tell it from: only a tool other rules confirmed
+            options = [c for c in options if votes.get(c.get("tool") or "", 0) > 0]
+        if not options:
+            continue
+        order = list((spec.input_schema.get("properties") or {}) if spec is not None else {})
+        best = min(options, key=lambda c: (c["arg"] not in keys, _KINDS.index(c["if"]), -votes.get(c.get("tool") or "", 0),
+                                           order.index(c["arg"]) if c["arg"] in order else len(order)))
+        first = calls[0][0]
+        rule: JSONDict = {"when": best, "isError": bool(first.result.get("isError")),
+                          "text": template_text(answer_text(first.result), first.arguments)}
+        if isinstance(first.result.get("structuredContent"), dict):
+            rule["structured"] = _templated(first.result["structuredContent"], first.arguments)
+        if rule not in learned.get(tool, {}).get("rules", []):
+            learned.setdefault(tool, {}).setdefault("rules", []).append(rule)
+    for meta in learned.values():
+        meta["rules"].sort(key=lambda r: _KINDS.index(r["when"]["if"]))
+    for tool, tool_calls in walk.by_tool.items():
+        sets = _sets(walk, tool, tool_calls)
+        if sets:
+            learned.setdefault(tool, {})["sets"] = sets
+    for tool in walk.by_tool:
+        nxt = _next(walk, tool, votes)
+        if nxt:
+            learned.setdefault(tool, {})["next"] = nxt
+    return learned, walk
+
+
+def _sig(condition: JSONDict) -> str:
+    return json.dumps(condition, sort_keys=True)
+
+
+def _templated(value: Any, arguments: JSONDict) -> Any:
+    if isinstance(value, dict):
+        return {k: _templated(v, arguments) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_templated(v, arguments) for v in value]
+    if isinstance(value, str):
+        return template_text(value, arguments)
+    return value
+
+
+def _sets(walk: Walk, tool: str, calls: list[tuple[RecordedTurn, History, list[JSONDict]]]) -> JSONDict:
+    """Fields a successful change shows at one constant value, that an earlier answer showed otherwise."""
+    spec = walk.catalog.get(tool)
+    if spec is None or spec.role.kind not in ("update", "action"):
+        return {}
+    shown: list[tuple[JSONDict, JSONDict | None, JSONDict]] = []
+    for turn, before, _ in calls:
+        data = answer_data(turn.result)
+        if not walk.is_main(turn) or not isinstance(data, dict):
+            continue
+        entity = next((v for v in data.values() if isinstance(v, dict) and key_of(v) is not None), None)
+        if entity is None:
+            return {}
+        shown.append((entity, before.entities.get(str(key_of(entity))), turn.arguments))
+    if not shown:
+        return {}
+    sets: JSONDict = {}
+    for name, value in shown[0][0].items():
+        if isinstance(value, (dict, list)) or name == "id" or any(value == v for v in shown[0][2].values()):
+            continue
+        if all(e.get(name) == value for e, _, _ in shown) and any(b is not None and name in b and b[name] != value
+                                                                   for _, b, _ in shown):
+            sets[name] = value
+    return sets
+
+
+def _next(walk: Walk, tool: str, votes: Counter[str]) -> JSONDict:
+    """For a tool answering one pending item of a parent: the argument naming the parent, the tool that takes
+    an item out (acted on every item passed over, on none shown)."""
+    spec = walk.catalog.get(tool)
+    if spec is None or spec.role.kind not in ("list", "search") or not spec.role.extra.get("first"):
+        return {}
+    parents: Counter[str] = Counter()
+    skipped: list[set[str]] = []
+    shown: set[str] = set()
+    for turn, before, _ in walk.by_tool[tool]:
+        data = answer_data(turn.result)
+        item = next((v for v in data.values() if isinstance(v, dict) and key_of(v)), None) if isinstance(data, dict) else None
+        if not walk.is_main(turn) or item is None:
+            continue
+        key = str(key_of(item))
+        for name, value in turn.arguments.items():
+            children = before.children(str(value))
+            if key in children:
+                parents[name] += 1
+                skipped += [set(before.acted.get(c, ())) for c in children[:children.index(key)]]
+                shown |= set(before.acted.get(key, ()))
+    if not parents:
+        return {}
+    out: JSONDict = {"parent": parents.most_common(1)[0][0]}
+    if skipped:
+        tools = set.intersection(*skipped) - shown
+        if tools:
+            out["skip"] = max(sorted(tools), key=lambda t: votes.get(t, 0))
+    return out
+
+
+__all__ = ["LEARNED_META", "Walk", "codes", "learn_behaviour"]
+
+
+# -- tables: rows that show the entities under a parent ---------------------------------------------
+
+
+def learn_tables(walk: Walk, tool: str) -> tuple[list[JSONDict], dict[int, JSONDict]]:
+    """The tool's text tables whose rows are the entities under a parent, and, per recorded call (by ``id``
+    of its turn), its answer with each such table's rows as one ``{{table.N}}`` line (what the envelope learns)."""
+    tables: list[JSONDict] = []
+    rewritten: dict[int, JSONDict] = {}
+    for turn, before, _ in walk.by_tool.get(tool, []):
+        data = answer_data(turn.result)
+        if not walk.is_main(turn) or not isinstance(data, dict):
+            continue
+        after = _copy(before)
+        after.add(turn.tool, turn.arguments, turn.result)
+        answer = dict(data)
+        for name, value in data.items():
+            if not isinstance(value, str) or "\n" not in value:
+                continue
+            lines = value.split("\n")
+            run = _row_run(lines, after)
+            if run is None:
+                continue
+            start, keys = run
+            source = _parent_source(turn.arguments, data, keys, after)
+            if source is None:
+                continue
+            spec = next((t for t in tables if t["field"] == name), None)
+            if spec is None:
+                spec = {"field": name, "parent": source, **_row_template(lines[start], after.entities[keys[0]])}
+                tables.append(spec)
+            spec.setdefault("_seen", []).extend((lines[start + i], after.acted.get(k, [])) for i, k in enumerate(keys))
+            answer[name] = "\n".join([*lines[:start], "{{table." + str(tables.index(spec)) + "}}", *lines[start + len(keys):]])
+        rewritten[id(turn)] = answer
+    for spec in tables:
+        _switched_cells(spec, spec.pop("_seen"))
+    return tables, rewritten
+
+
+def _row_run(lines: list[str], history: History) -> tuple[int, list[str]] | None:
+    """The first run of table lines (``| ... |``) that each name one entity of ``history`` in a cell."""
+    start, keys = -1, []
+    for i, line in enumerate(lines + [""]):
+        cells = [c.strip() for c in line.split("|")] if line.lstrip().startswith("|") else []
+        named = [c for c in cells if c in history.entities]
+        if len(named) == 1 and named[0] not in keys:
+            if start < 0:
+                start = i
+            keys.append(named[0])
+        elif keys:
+            return start, keys
+    return None
+
+
+def _parent_source(arguments: JSONDict, data: JSONDict, keys: list[str], history: History) -> str | None:
+    for prefix, values in (("args", arguments), ("answer", data)):
+        for name, value in values.items():
+            if isinstance(value, (str, int)) and not isinstance(value, bool) and history.children(str(value)) == keys:
+                return f"{prefix}.{name}"
+    return None
+
+
+def _row_template(line: str, entity: JSONDict) -> JSONDict:
+    cells = line.split("|")
+    out: list[str] = []
+    for i, cell in enumerate(cells):
+        text = cell.strip()
+        field = next((k for k, v in entity.items() if text and str(v) == text and not isinstance(v, bool)), None)
+        if field is not None:
+            out.append(cell.replace(text, "{{row." + field + "}}"))
+        elif text and 0 < i < len(cells) - 1:
+            out.append("{{cell." + str(i) + "}}")
+        else:
+            out.append(cell)
+    return {"row": "|".join(out)}
+
+
+def _switched_cells(spec: JSONDict, seen: list[tuple[str, list[str]]]) -> None:
+    """Each ``{{cell.N}}``: a constant, or one text while a tool has acted on the row's entity and another before."""
+    cells: JSONDict = {}
+    for marker in re.findall(r"\{\{cell\.(\d+)\}\}", spec["row"]):
+        index = int(marker)
+        shown = [(line.split("|")[index] if len(line.split("|")) > index else "", set(acted)) for line, acted in seen]
+        texts = {text for text, _ in shown}
+        if len(texts) == 1:
+            cells[marker] = {"text": shown[0][0]}
+            continue
+        tools = sorted(set().union(*(acted for _, acted in shown)))
+        for tool in tools:
+            yes = {text for text, acted in shown if tool in acted}
+            no = {text for text, acted in shown if tool not in acted}
+            if len(yes) == 1 and len(no) == 1 and yes != no:
+                cells[marker] = {"tool": tool, "yes": yes.pop(), "no": no.pop()}
+                break
+        else:
+            cells[marker] = {"text": Counter(text for text, _ in shown).most_common(1)[0][0]}
+    spec["cells"] = cells
+
+
+def learn_item_counts(walk: Walk, tool: str, items_field: str) -> JSONDict:
+    """Integers of listed items that count the entities under them, all or those a tool acted on."""
+    found: dict[str, set[str]] | None = None
+    for turn, before, _ in walk.by_tool.get(tool, []):
+        data = answer_data(turn.result)
+        if isinstance(data, dict) and items_field not in data:
+            items_field = next((k for k, v in data.items() if isinstance(v, list) and v and isinstance(v[0], dict)),
+                               items_field)
+        items = data.get(items_field) if isinstance(data, dict) else None
+        if not walk.is_main(turn) or not isinstance(items, list):
+            continue
+        for item in items:
+            key = key_of(item) if isinstance(item, dict) else None
+            if key is None:
+                continue
+            children = before.children(key)
+            for name, value in item.items():
+                if not isinstance(value, int) or isinstance(value, bool):
+                    continue
+                options = {""} if len(children) == value else set()
+                options |= {t for t in {x for acted in before.acted.values() for x in acted}
+                            if sum(t in before.acted.get(c, ()) for c in children) == value}
+                if found is None:
+                    found = {}
+                found[name] = found[name] & options if name in found else options
+    counts = {name: (sorted(options)[0] or None) for name, options in (found or {}).items() if options}
+    return {"field": items_field, "counts": counts} if counts else {}
