@@ -1,7 +1,7 @@
 """Resources under load: memory per 1,000 episodes, trajectory bytes per turn.
 
     .venv/bin/python benchmarks/bench_load.py [--episodes 1000 2000 4000] [--turns 10 100 1000]
-    .venv/bin/python benchmarks/bench_load.py --http [--http-episodes 200] [--workers 2] [--state redis://...]
+    .venv/bin/python benchmarks/bench_load.py --http [--http-episodes 200] [--workers 2] [--state redis://...|memory]
 
 Memory: N episodes of the issue-tracker world, one create call each, in a MemoryStore
 without a bound (the baseline, measured in this run) and with ``max_episodes=100``; the
@@ -14,15 +14,19 @@ the baseline, by the full-history recorder that came before (tests/legacy_record
 per turn, the mean time of the last tenth of the calls, and the ratios. Per-turn bytes must be
 flat in T; the baseline's grow with T.
 
-``--http``: load over streamable HTTP across worker processes. ``agentworld-mcp serve
---transport http --workers N`` with a shared state (a SQLite file, or ``--state redis://...``);
-rounds of E episodes x 20 calls (create, read back, update, comment, list, search, delete),
-32 in flight, each call one plain POST naming its episode in ``_meta``. Reports calls/s, p50
-and p99 latency, errors (JSON-RPC errors, HTTP errors, ``isError`` results: all must be 0, every
-call here succeeds on a consistent store) and each worker's resident memory after each round
-(``--max-episodes 100`` keeps at most 100 episodes in a worker's memory, the rest stay in the
-shared state: flat from round to round). The baseline, measured in the same run: the same
-calls through one in-process ``Simulator`` with no HTTP in front.
+``--http``: load over streamable HTTP. ``agentworld-mcp serve --transport http --workers N``
+with a shared state (a SQLite file, ``--state redis://...``, or ``--state memory``: one process,
+its own store); rounds of E episodes x 20 calls (create, read back, update, comment, list,
+search, delete), 32 in flight, each call one plain POST naming its episode in ``_meta`` (after
+one initialize, whose session id every call sends when the server keeps sessions). Beside it,
+in the same run, a bare ASGI JSON-RPC endpoint (:func:`bare_app`: reads the body, answers a
+constant tool result) under the same uvicorn configuration (protocol class, limits, event
+loop, workers). Reports, per server: calls/s, the server's CPU per call (user + system time of
+the server processes from /proc, over the measured rounds), calls/s per server core (1 / CPU
+per call), the ratio of CPU per call to the bare endpoint's, p50 and p99 latency, and errors
+(JSON-RPC errors, HTTP errors, ``isError`` results: all must be 0; the first few are shown),
+and each worker's resident memory after each round (flat from round to round: ``--max-episodes
+100``). The in-process ``Simulator`` (no HTTP) is measured too, for scale.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import itertools
 import json
 import os
 import socket
@@ -149,12 +154,153 @@ async def _drive(episodes: range, call: Any, in_flight: int = 32) -> tuple[float
     return time.perf_counter() - start, latencies, errors
 
 
-def _row(label: str, seconds: float, latencies: list[float], errors: int, base_rate: float | None) -> float:
-    rate = len(latencies) / seconds
-    cuts = statistics.quantiles(latencies, n=100)
-    ratio = f"{rate / base_rate:>8.2f}x" if base_rate else f"{'1.00x':>9}"
-    print(f"{label:<34} {len(latencies):>6} {rate:>8.0f} {ratio} {cuts[49] * 1e3:>8.1f} {cuts[98] * 1e3:>8.1f} {errors:>6}")
-    return rate
+#: What the bare endpoint answers to every request: a tool result of the shape and size ours are.
+_ISSUE = {"id": 4, "title": "load 0.4", "body": "", "status": "open", "priority": "high", "assignee": None,
+          "created_at": "2026-03-02T09:14:00Z", "url": "https://tracker.acme.test/rocket/issues/4"}
+BARE_RESULT: dict[str, Any] = {"content": [{"type": "text", "text": json.dumps(_ISSUE, indent=2)}],
+                               "structuredContent": _ISSUE, "isError": False}
+
+
+async def bare_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+    """The bare ASGI JSON-RPC endpoint: reads the body, answers any request with a constant result."""
+    if scope["type"] == "lifespan":
+        while (await receive())["type"] != "lifespan.shutdown":
+            await send({"type": "lifespan.startup.complete"})
+        await send({"type": "lifespan.shutdown.complete"})
+        return
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    request = json.loads(body) if body else {}
+    if not isinstance(request, dict) or "id" not in request:
+        await send({"type": "http.response.start", "status": 202, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+        return
+    answer = json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": BARE_RESULT}).encode()
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(answer)).encode())]})
+    await send({"type": "http.response.body", "body": answer})
+
+
+def serve_bare(port: int, workers: int) -> None:
+    """The bare endpoint under the uvicorn configuration ``serve`` uses (protocol class, limits, event loop)."""
+    import uvicorn
+
+    from agentworld_mcp.serve.http_limits import DEFAULT_PROTOCOL, ConnectionLimits
+
+    options = {**ConnectionLimits().uvicorn_options(), "http": DEFAULT_PROTOCOL}
+    uvicorn.run("benchmarks.bench_load:bare_app", host="127.0.0.1", port=port, workers=workers, log_level="warning",
+                lifespan="on", **options)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds the processes have used so far (/proc/PID/stat)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    return total / ticks
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Measured:
+    """One server's figures: calls, seconds, latencies, errors, server CPU seconds."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.seconds = 0.0
+        self.latencies: list[float] = []
+        self.errors = 0
+        self.cpu = 0.0
+
+    @property
+    def cpu_per_call_ms(self) -> float:
+        return self.cpu / max(1, self.calls) * 1e3
+
+
+async def _load_one(http: Any, command: list[str], port: int, episodes: int, rounds: int, first: int,
+                    show: str, bare: bool) -> Measured:
+    """Start a server, open a session, run ``rounds`` rounds of episodes, measuring the server's CPU."""
+    import aiohttp
+
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": f"{ROOT / 'src'}:{ROOT}"},
+                              start_new_session=True)
+    mcp = f"http://127.0.0.1:{port}/mcp"
+    headers = {"Accept": "application/json, text/event-stream", "content-type": "application/json",
+               "mcp-protocol-version": "2025-06-18"}
+    measured = Measured()
+    try:
+        for _ in range(600):  # until it listens
+            try:
+                async with http.get(f"http://127.0.0.1:{port}/"):
+                    break
+            except aiohttp.ClientError:
+                await asyncio.sleep(0.1)
+        init = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench_load", "version": "0"}}}
+        async with http.post(mcp, json=init, headers=headers) as response:
+            await response.read()
+            session = response.headers.get("mcp-session-id")
+        if session:  # a stateful server (one process): the session every call names, as MCP clients do
+            headers["mcp-session-id"] = session
+        async with http.post(mcp, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                             headers=headers) as response:
+            await response.read()
+
+        ids = itertools.count(1)  # one id per request: a session answers each by its id
+        failures: list[str] = []
+
+        async def over_http(episode: str, tool: str, arguments: dict[str, Any]) -> bool:
+            body = {"jsonrpc": "2.0", "id": next(ids), "method": "tools/call",
+                    "params": {"name": tool, "arguments": arguments, "_meta": {"agentworld/episode": episode}}}
+            async with http.post(mcp, data=json.dumps(body), headers=headers) as response:
+                text = await response.text()
+            data = [line[5:] for line in text.splitlines() if line.startswith("data:")] or [text]
+            answer = json.loads(data[-1]) if response.status == 200 else None
+            if answer is not None and "result" in answer and not answer["result"].get("isError"):
+                return True
+            if len(failures) < 3:  # shown after the run: what went wrong, not only how often
+                failures.append(f"{tool} -> HTTP {response.status}: {text[:300]}")
+            return False
+
+        found = subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True)
+        pids = [server.pid, *(int(p) for p in found.stdout.split())]
+        await _drive(range(first - episodes // 4, first), over_http)  # warm-up, not counted
+        for n in range(rounds):
+            cpu0 = cpu_seconds(pids)
+            seconds, latencies, errors = await _drive(range(first + n * episodes, first + (n + 1) * episodes),
+                                                      over_http)
+            measured.cpu += cpu_seconds(pids) - cpu0
+            measured.seconds += seconds
+            measured.latencies += latencies
+            measured.errors += errors
+            measured.calls += len(latencies)
+            if not bare:
+                print(f"{'':<34} {show} round {n + 1}: worker memory (RSS MB): "
+                      f"{', '.join(f'{rss_mb(p):.0f}' for p in pids[1:] or pids)}")
+        for failure in failures:
+            print(f"  {show}: {failure}")
+    finally:
+        os.killpg(server.pid, 15)
+        server.wait(30)
+    return measured
+
+
+def _http_row(label: str, m: Measured, bare: Measured | None) -> None:
+    cuts = statistics.quantiles(m.latencies, n=100)
+    per_core = 1000 / m.cpu_per_call_ms
+    ratio = f"{m.cpu_per_call_ms / bare.cpu_per_call_ms:>9.2f}x" if bare else f"{'1.00x':>10}"
+    print(f"{label:<34} {m.calls:>6} {m.calls / m.seconds:>8.0f} {m.cpu_per_call_ms:>8.3f} {per_core:>9.0f} {ratio} "
+          f"{cuts[49] * 1e3:>7.1f} {cuts[98] * 1e3:>7.1f} {m.errors:>6}")
 
 
 async def http_load(episodes: int, rounds: int, workers: int, state: str | None) -> None:
@@ -162,55 +308,33 @@ async def http_load(episodes: int, rounds: int, workers: int, state: str | None)
 
     print(f"\nLoad over streamable HTTP: {rounds} rounds of {episodes} episodes x 20 calls, 32 in flight, "
           f"serve --workers {workers} --max-episodes {BOUND} (state: {state or 'a SQLite file'}); "
-          "baseline: one in-process Simulator")
-    print(f"{'run':<34} {'calls':>6} {'calls/s':>8} {'ratio':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>6}")
+          "beside it a bare ASGI JSON-RPC endpoint under the same uvicorn configuration, and one in-process "
+          "Simulator (no HTTP)")
     sim = Simulator(WORLD)
 
     async def in_process(episode: str, tool: str, arguments: dict[str, Any]) -> bool:
         return not (await sim.call(tool, arguments, episode=episode)).is_error
 
     seconds, latencies, errors = await _drive(range(episodes), in_process)
-    base = _row("baseline: in-process Simulator", seconds, latencies, errors, None)
-    with tempfile.TemporaryDirectory() as tmp, socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-        probe.close()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "agentworld_mcp", "serve", str(ROOT / "examples" / "worlds" / "issue-tracker.yaml"),
-             "--transport", "http", "--port", str(port), "--workers", str(workers),
-             "--state", state or str(Path(tmp) / "state.db"), "--max-episodes", str(BOUND), "-q"],
-            stdout=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-        mcp = f"http://127.0.0.1:{port}/mcp"
-        headers = {"Accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-06-18"}
-        try:
-            async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64)) as http:
-                for _ in range(300):  # until it listens
-                    try:
-                        async with http.get(f"http://127.0.0.1:{port}/"):
-                            break
-                    except aiohttp.ClientError:
-                        await asyncio.sleep(0.1)
-
-                async def over_http(episode: str, tool: str, arguments: dict[str, Any]) -> bool:
-                    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                            "params": {"name": tool, "arguments": arguments, "_meta": {"agentworld/episode": episode}}}
-                    async with http.post(mcp, json=body, headers=headers) as response:
-                        text = await response.text()
-                    if response.status != 200:
-                        return False
-                    data = [line[5:] for line in text.splitlines() if line.startswith("data:")] or [text]
-                    answer = json.loads(data[-1])
-                    return "result" in answer and not answer["result"].get("isError")
-
-                found = subprocess.run(["pgrep", "-P", str(server.pid)], capture_output=True, text=True)
-                pids = [int(p) for p in found.stdout.split()] or [server.pid]
-                for n in range(rounds):
-                    seconds, latencies, errors = await _drive(range(n * episodes, (n + 1) * episodes), over_http)
-                    _row(f"HTTP, {workers} workers, round {n + 1}", seconds, latencies, errors, base)
-                    print(f"{'':<34} worker memory (RSS MB): {', '.join(f'{rss_mb(p):.0f}' for p in pids)}")
-        finally:
-            server.terminate()
-            server.wait(30)
+    print(f"in-process Simulator: {len(latencies) / seconds:.0f} calls/s (one core, no HTTP)")
+    with tempfile.TemporaryDirectory() as tmp:
+        ours_port, bare_port = _free_port(), _free_port()
+        ours_cmd = [sys.executable, "-m", "agentworld_mcp", "serve", str(ROOT / "examples" / "worlds" / "issue-tracker.yaml"),
+                    "--transport", "http", "--port", str(ours_port), "--workers", str(workers),
+                    "--max-episodes", str(BOUND), "-q"]
+        if state != "memory":  # memory: the process's own store (one worker only)
+            ours_cmd += ["--state", state or str(Path(tmp) / "state.db")]
+        bare_cmd = [sys.executable, str(Path(__file__).resolve()), "--bare-server", str(bare_port),
+                    "--workers", str(workers)]
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=64)) as http:
+            bare = await _load_one(http, bare_cmd, bare_port, episodes, rounds, 10**6, "bare", True)
+            ours = await _load_one(http, ours_cmd, ours_port, episodes, rounds, episodes, "agentworld", False)
+    print(f"{'server':<34} {'calls':>6} {'calls/s':>8} {'CPU ms':>8} {'calls/s/core':>9} {'CPU ratio':>10} "
+          f"{'p50 ms':>7} {'p99 ms':>7} {'errors':>6}")
+    _http_row("bare ASGI JSON-RPC endpoint", bare, None)
+    _http_row(f"agentworld-mcp serve, {workers} worker(s)", ours, bare)
+    print(f"CPU per call, ours / bare: {ours.cpu_per_call_ms / bare.cpu_per_call_ms:.2f}x; "
+          f"calls/s per server core: {1000 / ours.cpu_per_call_ms:.0f}")
 
 
 def main() -> None:
@@ -222,8 +346,12 @@ def main() -> None:
     parser.add_argument("--http-episodes", type=int, default=200, help="episodes per round (default: 200)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of new episodes (default: 3)")
     parser.add_argument("--workers", type=int, default=2, help="server worker processes (default: 2)")
-    parser.add_argument("--state", default=None, help="shared state: redis://... (default: a SQLite file)")
+    parser.add_argument("--state", default=None, help="shared state: redis://..., or memory (one worker, no shared store; default: a SQLite file)")
+    parser.add_argument("--bare-server", type=int, default=None, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.bare_server is not None:
+        serve_bare(args.bare_server, args.workers)
+        return
     if args.http:
         asyncio.run(http_load(args.http_episodes, args.rounds, args.workers, args.state))
         return

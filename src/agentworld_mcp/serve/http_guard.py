@@ -30,6 +30,7 @@ from collections.abc import Awaitable, Callable, Collection, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
+from .fast_path import MESSAGE_KEY
 from .screening import MAX_MESSAGE_BYTES, screen
 
 Scope = dict[str, Any]
@@ -112,10 +113,11 @@ class HttpGuard:
             if body is None:
                 await _respond(send, 413, {"error": f"request body larger than {MAX_BODY} bytes"})
                 return
-            _, problem = screen(body, self.methods)
+            message, problem = screen(body, self.methods)
             if problem is not None:
                 await _respond(send, 400, problem)
                 return
+            scope[MESSAGE_KEY] = message  # parsed once: the lean tools/call path answers from it
             receive = _replay(body, receive)
         await self.app(scope, receive, send)
 

@@ -4,8 +4,10 @@ uvicorn (the server under the MCP endpoint) bounds the idle time between request
 (``timeout_keep_alive``) and the size of a request head (``h11_max_incomplete_event_size``),
 but not the time a client takes to send a request, nor the number of open connections: a
 client dripping one header line every few seconds held its connection forever, and a
-thousand of them used up the process's file descriptors. The protocol class here adds:
+thousand of them used up the process's file descriptors. The protocol classes here (over
+httptools, a C parser, where the ``fast`` extra installed it; over h11 otherwise) add:
 
+* a bound on the request head (h11 has one; over httptools it is counted here);
 * a read timeout: a request (head and body) must arrive within ``read_timeout`` seconds of
   its first byte (or of the connection, for a client that sends nothing); past it the
   connection is answered 408 when no request is under way and closed;
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,10 +60,19 @@ def _raw_response(status: str, text: str) -> bytes:
             f"content-length: {len(body)}\r\n\r\n").encode() + body
 
 
-class GuardedH11Protocol(H11Protocol):
+class _Guarded(asyncio.Protocol):
+    """The limits, over either of uvicorn's HTTP protocols (a mixin: each subclass says when a
+    request is still arriving, and when nothing of one has been read)."""
+
     limits: ConnectionLimits = ConnectionLimits()
     _read_timer: asyncio.TimerHandle | None = None
     _waiting_since = 0.0  # when it began waiting on its client (monotonic): the oldest is closed first
+    # uvicorn's protocol attributes, which both subclasses have
+    connections: set[Any]
+    transport: asyncio.Transport
+    loop: asyncio.AbstractEventLoop
+    cycle: Any
+    timeout_keep_alive_task: asyncio.TimerHandle | None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -74,19 +86,26 @@ class GuardedH11Protocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY):  # a request still arriving
+        if self._arriving():  # a request still arriving
             if self._read_timer is None:
                 self._arm()
         else:
             self._disarm()
 
     def on_response_complete(self) -> None:
-        super().on_response_complete()
+        super().on_response_complete()  # type: ignore[misc]
         self._waiting_since = time.monotonic()  # idle keep-alive from now (uvicorn times it out)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
         super().connection_lost(exc)
+
+    def _arriving(self) -> bool:
+        raise NotImplementedError
+
+    def _nothing_read(self) -> bool:
+        """No request head read yet (so a 408 may be sent without cutting into a request)."""
+        raise NotImplementedError
 
     def _arm(self) -> None:
         self._disarm()
@@ -108,13 +127,13 @@ class GuardedH11Protocol(H11Protocol):
             return
         log.info("closing a connection that sent no complete request in %ss (--read-timeout)",
                  self.limits.read_timeout)
-        if self.conn.their_state is h11.IDLE and (self.cycle is None or self.cycle.response_complete):
+        if self._nothing_read() and (self.cycle is None or self.cycle.response_complete):
             self.transport.write(_raw_response("408 Request Timeout", "request not received in time"))
         self.transport.close()
 
     def _make_room(self) -> bool:
         """Close the connection that has waited longest on its client; False if none waits."""
-        waiting = [c for c in self.connections if c is not self and isinstance(c, GuardedH11Protocol) and c._waiting()
+        waiting = [c for c in self.connections if c is not self and isinstance(c, _Guarded) and c._waiting()
                    and not c.transport.is_closing()]
         if not waiting:
             return False
@@ -126,13 +145,84 @@ class GuardedH11Protocol(H11Protocol):
         return True
 
 
+class GuardedH11Protocol(_Guarded, H11Protocol):
+    """uvicorn's pure-Python protocol (h11), with the limits."""
+
+    conn: h11.Connection
+
+    def _arriving(self) -> bool:
+        return self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
+
+    def _nothing_read(self) -> bool:
+        return self.conn.their_state is h11.IDLE
+
+
+try:
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:  # httptools not installed (the ``fast`` extra): h11 it is
+    HttpToolsProtocol = None  # type: ignore[assignment, misc]
+
+
+if HttpToolsProtocol is not None:
+
+    class GuardedHttpToolsProtocol(_Guarded, HttpToolsProtocol):
+        """uvicorn's protocol over httptools (a C parser, several times cheaper than h11), with the
+        limits; the request head is bounded here, as h11 bounds it there."""
+
+        _in_message = False  # between a request's first byte and its last
+        _head_read = False  # the current request's head is complete
+        _head_bytes = 0
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._in_message and not self._head_read and not self.transport.is_closing():
+                self._head_bytes += len(data)  # still inside a head, which httptools buffers: bounded here
+                if self._head_bytes > self.limits.max_header_bytes:
+                    log.info("refusing a request head larger than %d bytes", self.limits.max_header_bytes)
+                    self._disarm()
+                    self.send_400_response("Request head too large.")
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._in_message, self._head_read, self._head_bytes = True, False, 0
+
+        def on_headers_complete(self) -> None:
+            self._head_read = True
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            self._in_message, self._head_read = False, False
+            super().on_message_complete()
+
+        def _arriving(self) -> bool:
+            return self._in_message
+
+        def _nothing_read(self) -> bool:
+            return not self._head_read
+
+    GuardedProtocol: type[_Guarded] = GuardedHttpToolsProtocol
+else:  # pragma: no cover - the fast extra is part of the test environment
+    GuardedProtocol = GuardedH11Protocol
+
+
 def guarded_protocol(limits: ConnectionLimits) -> type[asyncio.Protocol]:
-    """uvicorn's h11 protocol with ``limits`` (uvicorn builds one per connection from the class)."""
-    return type("GuardedH11Protocol", (GuardedH11Protocol,), {"limits": limits})
+    """uvicorn's HTTP protocol with ``limits`` (uvicorn builds one per connection from the class):
+    over httptools where it is installed, else h11."""
+    return type(GuardedProtocol.__name__, (GuardedProtocol,), {"limits": limits})
 
 
 #: The protocol with the default limits, by name (worker processes import it).
-DEFAULT_PROTOCOL = f"{__name__}:GuardedH11Protocol"
+DEFAULT_PROTOCOL = f"{__name__}:GuardedProtocol"
+
+
+def event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where the ``fast`` extra installed it (what uvicorn's workers pick by
+    themselves), else None: asyncio's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def fd_headroom(max_connections: int) -> int:
@@ -159,4 +249,5 @@ def fd_headroom(max_connections: int) -> int:
     return max_connections
 
 
-__all__ = ["BACKLOG", "ConnectionLimits", "DEFAULT_PROTOCOL", "FD_RESERVE", "GuardedH11Protocol", "fd_headroom", "guarded_protocol"]
+__all__ = ["BACKLOG", "ConnectionLimits", "DEFAULT_PROTOCOL", "FD_RESERVE", "GuardedH11Protocol", "GuardedProtocol",
+           "event_loop_factory", "fd_headroom", "guarded_protocol"]

@@ -40,7 +40,8 @@ from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
 from mcp.shared.exceptions import McpError
 from mcp.shared.message import SessionMessage
-from pydantic import BaseModel, RootModel
+from mcp.shared.version import SUPPORTED_PROTOCOL_VERSIONS
+from pydantic import BaseModel, RootModel, ValidationError
 
 from .. import __version__
 from ..pipeline.engine import Simulator
@@ -82,12 +83,32 @@ def build_server(sim: Simulator, *, default_episode: str | None = None) -> Serve
             page["nextCursor"] = str(start + TOOLS_PAGE_SIZE)
         return _Verbatim(page)  # type: ignore[return-value]
 
+    call = tool_caller(sim, default_episode=default_episode)
+
     async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
+        return await call(request, _episode_from_http(server))
+
+    _register(server, types.ListToolsRequest, list_tools)
+    _register(server, types.CallToolRequest, call_tool)
+    return server
+
+
+ToolCaller = Callable[[types.CallToolRequest, "str | None"], Awaitable[types.ServerResult]]
+
+
+def tool_caller(sim: Simulator, *, default_episode: str | None = None) -> ToolCaller:
+    """The tools/call handler: a validated request (and the episode its HTTP request names) to its result.
+
+    The SDK's server calls it (:func:`build_server`), and so does the lean HTTP path
+    (:func:`_fast_answer`): one handler, one answer, whichever path a call takes.
+    """
+
+    async def call(request: types.CallToolRequest, http_episode: str | None) -> types.ServerResult:
         params = request.params
         meta = (params.meta.model_extra or {}) if params.meta is not None else {}
         episode = meta.get(META_EPISODE)
         if episode is None:
-            episode = _episode_from_http(server) or default_episode
+            episode = http_episode or default_episode
         try:
             result = await sim.call(params.name, params.arguments or {}, episode=episode, perturb=meta.get(META_PERTURB))
         except (UnknownToolError, ConfigError) as exc:  # the request's own fault: a tool, episode or policy
@@ -96,9 +117,7 @@ def build_server(sim: Simulator, *, default_episode: str | None = None) -> Serve
             raise McpError(types.ErrorData(code=exc.code, message=exc.message)) from None
         return types.ServerResult(types.CallToolResult.model_validate(_bounded(params.name, result.to_dict())))
 
-    _register(server, types.ListToolsRequest, list_tools)
-    _register(server, types.CallToolRequest, call_tool)
-    return server
+    return call
 
 
 def _bounded(tool: str, answer: JSONDict) -> JSONDict:
@@ -289,9 +308,11 @@ def http_app(
     from starlette.applications import Starlette
     from starlette.routing import Mount, Route
 
+    from .fast_path import FastToolCalls
+
     server = build_server(sim, default_episode=default_episode)
     manager = _session_manager(server, stateless=stateless, session_idle_timeout=session_idle_timeout,
-                               max_sessions=max_sessions)
+                               max_sessions=max_sessions, json_response=True)
 
     async def handle(scope: Any, receive: Any, send: Any) -> None:
         await manager.handle_request(scope, receive, send)
@@ -308,17 +329,85 @@ def http_app(
     routes: list[Any] = [*(extra_routes or []), Route(path, endpoint=_Asgi(handle), methods=["GET", "POST", "DELETE"])]
     routes.append(Mount(path, app=handle))
     app = Starlette(routes=routes, lifespan=lifespan)
-    guarded = HttpGuard(
+    fast = FastToolCalls(
         app,  # type: ignore[arg-type]  # Starlette types its scopes as MutableMapping
-        methods=CLIENT_METHODS, mcp_path=path, token=auth_token,
+        mcp_path=path, answer=_fast_answer(tool_caller(sim, default_episode=default_episode)),
+        session_gate=_session_gate(manager, session_idle_timeout), protocol_versions=SUPPORTED_PROTOCOL_VERSIONS,
+    )
+    guarded = HttpGuard(
+        fast, methods=CLIENT_METHODS, mcp_path=path, token=auth_token,
         allowed_hosts=allowed_hosts or (), allowed_origins=allowed_origins or (),
     )
     guarded.router = app.router  # type: ignore[attr-defined]  # lifespan and routes stay reachable
     return guarded
 
 
+def _fast_answer(call: ToolCaller) -> Callable[[JSONDict, str | None], Awaitable[bytes | None]]:
+    """The lean path's answer to a screened tools/call message: the JSON-RPC response's bytes as the
+    SDK's server would send them, or None (a message the SDK's model refuses: the SDK answers it)."""
+
+    async def answer(message: JSONDict, http_episode: str | None) -> bytes | None:
+        try:
+            request = types.CallToolRequest.model_validate({"method": message["method"], "params": message.get("params")})
+        except ValidationError:
+            return None
+        reply: types.JSONRPCResponse | types.JSONRPCError
+        try:
+            result = await call(request, http_episode)
+            reply = types.JSONRPCResponse(jsonrpc="2.0", id=message["id"],
+                                          result=result.model_dump(by_alias=True, mode="json", exclude_none=True))
+        except McpError as exc:
+            reply = types.JSONRPCError(jsonrpc="2.0", id=message["id"], error=exc.error)
+        except Exception as exc:  # what the SDK's server answers for a handler that fails (the engine does not)
+            log.exception("tools/call failed outside the simulator")
+            reply = types.JSONRPCError(jsonrpc="2.0", id=message["id"], error=types.ErrorData(code=0, message=str(exc)))
+        return types.JSONRPCMessage(reply).model_dump_json(by_alias=True, exclude_none=True).encode()
+
+    return answer
+
+
+def _session_gate(manager: Any, idle_timeout: float | None) -> Callable[[str | None], Any]:
+    """Which requests the lean path may answer, by session: any, on a stateless server; on a stateful
+    one, only those of a live session, which is held busy meanwhile as the SDK holds it (its idle
+    countdown stopped, restarted when its last request ends). Anything else is the SDK's to answer
+    (an unknown session: 404; no session: a new one must begin with initialize)."""
+    from .fast_path import no_session
+
+    if manager.stateless:
+        return lambda session_id: no_session()
+
+    def gate(session_id: str | None) -> Any:
+        transport = manager._server_instances.get(session_id) if session_id is not None else None
+        if (transport is None or transport.is_terminated or manager._session_owners.get(session_id) is not None
+                or not hasattr(transport, "_requests_in_flight")):
+            return None
+        scope = transport.idle_scope
+        if scope is not None and scope.cancel_called:
+            return None
+        return _busy(transport, idle_timeout)
+
+    return gate
+
+
+@contextlib.asynccontextmanager
+async def _busy(transport: Any, idle_timeout: float | None) -> AsyncIterator[None]:
+    """The session held busy for one request (what the SDK's ``handle_request`` does around its own)."""
+    scope = transport.idle_scope
+    if scope is None or idle_timeout is None:
+        yield
+        return
+    transport._requests_in_flight += 1
+    scope.deadline = math.inf
+    try:
+        yield
+    finally:
+        transport._requests_in_flight -= 1
+        if not transport._requests_in_flight:
+            scope.deadline = anyio.current_time() + idle_timeout
+
+
 def _session_manager(server: Server, *, stateless: bool, session_idle_timeout: float | None,
-                     max_sessions: int | None) -> Any:
+                     max_sessions: int | None, json_response: bool = False) -> Any:
     """The SDK's session manager, bounded: at ``max_sessions`` a new session closes the idlest one.
 
     The SDK (mcp >= 1.26) answers 503 at its limit instead, so a thousand idle clients would
@@ -341,7 +430,8 @@ def _session_manager(server: Server, *, stateless: bool, session_idle_timeout: f
     bounds: dict[str, Any] = {"session_idle_timeout": session_idle_timeout, "max_sessions": max_sessions}
     supported = inspect.signature(StreamableHTTPSessionManager).parameters  # mcp >= 1.26 bounds sessions
     kind = BoundedSessions if hasattr(StreamableHTTPSessionManager, "_admit_session") else StreamableHTTPSessionManager
-    return kind(app=server, stateless=stateless, **{k: v for k, v in bounds.items() if k in supported})
+    return kind(app=server, stateless=stateless, json_response=json_response,
+                **{k: v for k, v in bounds.items() if k in supported})
 
 
 def _idle_since(transport: Any) -> float:
