@@ -145,7 +145,7 @@ def _string(schema: JSONDict, rng: random.Random, name: str) -> str:
     fmt = schema.get("format")
     value = _by_format(fmt, rng) if fmt else None
     if value is None and schema.get("pattern"):
-        value = _from_pattern(schema["pattern"], rng)
+        value = _from_pattern(schema["pattern"], rng) or _sampled(schema["pattern"], rng)
     if value is None:
         value = _by_name(name, rng)
     low, high = int(schema.get("minLength", 0)), schema.get("maxLength")
@@ -224,6 +224,14 @@ _CLASSES = {"\\d": string.digits, "\\w": string.ascii_lowercase + string.digits,
             "[a-z0-9]": string.ascii_lowercase + string.digits, "[A-Z0-9]": string.ascii_uppercase + string.digits,
             ".": string.ascii_lowercase}
 _TOKEN = re.compile(r"(\\d|\\w|\[[^\]]+\]|\.|\\.|[^\\\[\]{}()*+?|^$])(\{(\d+)(?:,(\d*))?\}|\+|\*|\?)?")
+
+
+def _sampled(pattern: str, rng: random.Random) -> str | None:
+    """Patterns with groups and alternatives, from the regex parser's tree (:mod:`.pattern_sample`)."""
+    from .pattern_sample import sample
+
+    value = sample(pattern, rng)
+    return value if value is not None and re.search(pattern, value) else None
 
 
 def _from_pattern(pattern: str, rng: random.Random) -> str | None:

@@ -45,9 +45,10 @@ class SchemaWorldModel:
     name = "schema"
 
     async def predict(self, step: Step) -> Prediction:
+        from .conformance import conformed  # a valid call gets a schema-valid answer, whatever its parts
         from .shape import predict_in_shape  # a tool's `enrich`ed output shape, when it has one
 
-        return predict_in_shape(step, predict)
+        return conformed(step, predict_in_shape(step, predict))
 
     def prepare(self, catalog: Catalog) -> None:
         """Before the first call: the domain engines this catalog needs load their libraries (engines/)."""
