@@ -218,6 +218,8 @@ def _compute(op: str, step: Step) -> Any:
     scalars, numbers, digits = _args(step)
     if numbers is not None and op in _OP_NAMES:
         return _statistic(op, numbers, step.tool.description)
+    if op == "sum" and len(scalars) >= 2:  # "the sum of two numbers" (a, b): an addition
+        op = "add"
     if op in ("add", "sub", "mul", "div", "mod"):
         a, b = _pair(scalars)
         if op in ("div", "mod") and b == 0:
