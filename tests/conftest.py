@@ -11,12 +11,15 @@ import sys
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 import httpx
 from mcp.client.streamable_http import streamable_http_client
+
+from agentworld_mcp.sim2real.score import RecordedTurn, read_episodes
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLDS = ROOT / "examples" / "worlds"
@@ -38,6 +41,19 @@ async def stdio_session(*args: str, env: dict[str, str] | None = None) -> AsyncI
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 yield session
+
+
+async def replayed(world: str | Path, recordings: list[Path]
+                   ) -> tuple[dict[str, list[RecordedTurn]], dict[str, list[dict[str, Any]]]]:
+    """The calls recorded in ``recordings`` replayed through a real MCP client serving ``world``: the recorded
+    episodes and, for each, our answers as CallToolResult JSON (what ``score``'s ``evaluate`` compares)."""
+    episodes = read_episodes(list(recordings))
+    answers: dict[str, list[dict[str, Any]]] = {}
+    async with stdio_session(str(world)) as session:
+        for key, turns in episodes.items():
+            answers[key] = [(await session.call_tool(t.tool, t.arguments)).model_dump(
+                by_alias=True, exclude_none=True, mode="json") for t in turns]
+    return episodes, answers
 
 
 @contextlib.asynccontextmanager

@@ -2,7 +2,7 @@
 
 Ground truth: PyPI's ``mcp-server-calculator`` (one ``calculate(expression)`` tool), its
 ``tools/list`` and an 18-call session recorded through ``agentworld-mcp proxy --record`` by
-``tests/ground_truth/record_engine_servers.py``. Every call goes through a real MCP client to
+``tests/ground_truth/record_session.py`` (the calls: ``sessions/*.json``). Every call goes through a real MCP client to
 ``agentworld-mcp serve`` over stdio; the recording is scored with the honest score.
 """
 
@@ -13,23 +13,15 @@ from pathlib import Path
 from typing import Any
 
 from agentworld_mcp.models.deterministic.engines import arithmetic
-from agentworld_mcp.sim2real.score import evaluate, read_episodes
+from agentworld_mcp.sim2real.score import evaluate
 from agentworld_mcp.world.catalog import Catalog
 from agentworld_mcp.world.world import World
 
-from .conftest import stdio_session
+from .conftest import replayed, stdio_session
 
 HERE = Path(__file__).resolve().parent
 CATALOG = HERE / "catalogs" / "calculator_server.json"
 RECORDING = HERE / "ground_truth" / "calculator_server.jsonl"
-
-
-def _result(result: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"content": [{"type": "text", "text": b.text} for b in result.content],
-                           "isError": bool(result.isError)}
-    if result.structuredContent is not None:
-        out["structuredContent"] = result.structuredContent
-    return out
 
 
 def _text(result: Any) -> str:
@@ -47,11 +39,7 @@ NUMBER = {"type": "number"}
 
 
 async def test_a_calculator_session_scores_as_the_real_calculator_server_did() -> None:
-    episodes = read_episodes([RECORDING])
-    answers: dict[str, list[dict[str, Any]]] = {}
-    async with stdio_session(str(CATALOG)) as session:
-        for key, turns in episodes.items():
-            answers[key] = [_result(await session.call_tool(t.tool, t.arguments)) for t in turns]
+    episodes, answers = await replayed(CATALOG, [RECORDING])
     report = evaluate("calculator", episodes, answers)
     identical = sum(ours["content"] == t.result["content"] and ours["isError"] == t.result["isError"]
                     for key, turns in episodes.items() for t, ours in zip(turns, answers[key]))

@@ -14,11 +14,11 @@ from typing import Any
 
 from agentworld_mcp.models.deterministic.engines import document
 from agentworld_mcp.models.deterministic.engines.document_body import MAX_CELLS, MAX_CHARS
-from agentworld_mcp.sim2real.score import evaluate, read_episodes
+from agentworld_mcp.sim2real.score import evaluate
 from agentworld_mcp.world.catalog import ToolSpec
 from agentworld_mcp.world.world import load_world
 
-from .conftest import ROOT, stdio_session
+from .conftest import ROOT, replayed, stdio_session
 
 CATALOG = ROOT / "tests" / "catalogs" / "word_server.json"
 GROUND_TRUTH = ROOT / "tests" / "ground_truth" / "word_server.jsonl"
@@ -152,14 +152,9 @@ def test_only_word_processing_catalogs_are_claimed_and_only_their_document_tools
 
 
 async def test_the_recorded_real_session_replayed_over_stdio_scores_above_the_measured_floor() -> None:
-    episodes = read_episodes([GROUND_TRUTH])
-    (key, turns), = episodes.items()
-    answers = []
-    async with stdio_session(str(CATALOG)) as session:
-        for turn in turns:
-            result = await session.call_tool(turn.tool, turn.arguments)
-            answers.append(result.model_dump(by_alias=True, exclude_none=True, mode="json"))
-    report = evaluate("word_server", episodes, {key: answers})
+    episodes, answers = await replayed(CATALOG, [GROUND_TRUTH])
+    (turns,) = episodes.values()
+    report = evaluate("word_server", episodes, answers)
     assert len(turns) == 42
     assert report["overall"]["is_error_agreement"] == 1.0
     assert report["overall"]["score"] >= SCORE_FLOOR, json.dumps(report["tools"], indent=1)

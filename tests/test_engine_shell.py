@@ -19,7 +19,7 @@ import pytest
 from agentworld_mcp.models.deterministic.engines.shell import is_shell
 from agentworld_mcp.world.world import World
 
-from .conftest import stdio_session
+from .conftest import replayed, stdio_session
 from .scenarios import CATALOGS
 
 HERE = Path(__file__).resolve().parent
@@ -180,7 +180,7 @@ def _bfcl() -> Any:
 async def test_the_benchmark_file_system_episodes_replay_with_the_real_values(tmp_path: Path) -> None:
     """Three development entries of the benchmark's file system class, typed: the real class's answers
     replayed through a real MCP client, at least 90% of the values they determine agree."""
-    from agentworld_mcp.sim2real.score import evaluate, read_episodes
+    from agentworld_mcp.sim2real.score import evaluate
 
     bfcl_worlds = _bfcl()
     split = json.loads((HERE.parent / "benchmarks" / "bfcl_split.json").read_text())
@@ -190,15 +190,8 @@ async def test_the_benchmark_file_system_episodes_replay_with_the_real_values(tm
     marks: list[float] = []
     for entry in chosen:
         world_path, trajectory = bfcl_worlds.write_entry(entry, True, tmp_path)
-        episodes = read_episodes([trajectory])
+        episodes, answers = await replayed(world_path, [trajectory])
         world = json.loads(world_path.read_text())
-        answers = {}
-        async with stdio_session(str(world_path)) as session:
-            for key, turns in episodes.items():
-                answers[key] = []
-                for turn in turns:
-                    result = await session.call_tool(turn.tool, turn.arguments)
-                    answers[key].append(result.model_dump(mode="json", exclude_none=True))
         for row in evaluate(world["name"], episodes, answers, world_seed=world["seed"])["turns"]:
             assert row["is_error_agreement"] == 1.0, row
             marks += [row["value_agreement"]] * row["value_checks"] if "value_checks" in row else []

@@ -17,11 +17,11 @@ import pytest
 
 from agentworld_mcp.models.deterministic.engines import workbook
 from agentworld_mcp.models.deterministic.engines.workbook_ops import MAX_IO
-from agentworld_mcp.sim2real.score import evaluate, read_episodes
+from agentworld_mcp.sim2real.score import evaluate
 from agentworld_mcp.world.catalog import ToolSpec
 from agentworld_mcp.world.world import load_world
 
-from .conftest import ROOT, stdio_session
+from .conftest import ROOT, replayed, stdio_session
 
 CATALOG = ROOT / "tests" / "catalogs" / "excel_server.json"
 GROUND_TRUTH = ROOT / "tests" / "ground_truth"
@@ -169,14 +169,8 @@ def test_only_spreadsheet_catalogs_are_claimed_and_only_their_cell_and_sheet_too
 
 @pytest.mark.parametrize("recording", ["excel_server.jsonl", "excel_server_edges.jsonl"])
 async def test_the_recorded_real_sessions_replayed_over_stdio_score_above_the_measured_floor(recording: str) -> None:
-    episodes = read_episodes([GROUND_TRUTH / recording])
-    (key, turns), = episodes.items()
-    answers = []
-    async with stdio_session(str(CATALOG)) as session:
-        for turn in turns:
-            result = await session.call_tool(turn.tool, turn.arguments)
-            answers.append(result.model_dump(by_alias=True, exclude_none=True, mode="json"))
-    report = evaluate("excel_server", episodes, {key: answers})
+    episodes, answers = await replayed(CATALOG, [GROUND_TRUTH / recording])
+    report = evaluate("excel_server", episodes, answers)
     assert report["overall"]["is_error_agreement"] == 1.0
     assert report["overall"]["score"] >= SCORE_FLOOR, json.dumps(report["tools"], indent=1)
 

@@ -2,7 +2,7 @@
 
 Ground truth: PyPI's ``mcp-server-duckdb`` (one ``query`` tool), its ``tools/list`` and a
 22-call session (tables with booleans, dates, decimals and timestamps; writes; errors)
-recorded through ``agentworld-mcp proxy --record`` by ``tests/ground_truth/record_engine_servers.py``.
+recorded through ``agentworld-mcp proxy --record`` by ``tests/ground_truth/record_session.py`` (the calls: ``sessions/*.json``).
 Its answers are Python's ``str(cursor.fetchall())``: ``[(1, 'kettle', True,
 datetime.date(2024, 1, 15), Decimal('24.50'))]``. Nothing names the server to the
 simulator: the catalog names its SQL dialect, and demonstrations show how it prints. Every call
@@ -18,15 +18,11 @@ from typing import Any
 
 from agentworld_mcp.sim2real.score import RecordedTurn, evaluate, read_episodes
 
-from .conftest import stdio_session
+from .conftest import replayed, stdio_session
 
 HERE = Path(__file__).resolve().parent
 CATALOG = HERE / "catalogs" / "duckdb_server.json"
 RECORDING = HERE / "ground_truth" / "duckdb_server.jsonl"
-
-
-def _result(result: Any) -> dict[str, Any]:
-    return {"content": [{"type": "text", "text": b.text} for b in result.content], "isError": bool(result.isError)}
 
 
 def _text(result: Any) -> str:
@@ -44,12 +40,8 @@ def _demonstrated_world(tmp_path: Path, turns: list[RecordedTurn]) -> Path:
 
 
 async def _replay(world: Path) -> tuple[dict[str, Any], int]:
-    episodes = read_episodes([RECORDING])
-    answers: dict[str, list[dict[str, Any]]] = {}
-    async with stdio_session(str(world)) as session:
-        for key, turns in episodes.items():
-            answers[key] = [_result(await session.call_tool(t.tool, t.arguments)) for t in turns]
-    identical = sum(ours == {"content": t.result["content"], "isError": t.result["isError"]}
+    episodes, answers = await replayed(world, [RECORDING])
+    identical = sum(ours["content"] == t.result["content"] and ours["isError"] == t.result["isError"]
                     for key, turns in episodes.items() for t, ours in zip(turns, answers[key]))
     return evaluate(world.stem, episodes, answers), identical
 
