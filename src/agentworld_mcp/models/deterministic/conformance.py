@@ -33,17 +33,17 @@ def conformed(step: Step, prediction: Prediction) -> Prediction:
     if validator is None or prediction.is_error or not isinstance(observation, dict):
         return prediction
     if validator.is_valid(observation):
-        return prediction
+        return replace(prediction, checked=True)  # validated here: the pipeline need not validate it again
     rng = random.Random(f"{step.tool.name}:{step.turn}:conform")
     fixed = copy.deepcopy(observation)
     root = step.tool.output_schema or {}
     for _ in range(_PASSES):
         errors = list(validator.iter_errors(fixed))
         if not errors:
-            break
+            return replace(prediction, observation=fixed, checked=True)
         for error in sorted(errors, key=lambda e: -len(e.absolute_path)):  # deepest first
             fixed = _repaired(fixed, error, rng, root)
-    return replace(prediction, observation=fixed)
+    return replace(prediction, observation=fixed)  # the pipeline validates it and reports what still fails
 
 
 def _repaired(value: Any, error: ValidationError, rng: random.Random, root: dict[str, Any]) -> Any:
