@@ -9,6 +9,11 @@ Walking a recording call by call with :mod:`..models.deterministic.learned_state
   condition is taken only when other tools' rules confirmed the same tool's effect. Answered with
   the recorded wording (the call's own values in place of the recorded ones) and flag.
 * **sets**: fields a change sets to a constant (``approve_task_completion`` -> ``approved: true``).
+* **copies**: answer fields that are a copy of an argument in the recorded calls that passed it
+  (``thoughtNumber`` echoes ``thoughtNumber``): two calls at least (or one long text), and more
+  than three agreeing calls for each that did not;
+* **counters**: integer fields that count the tool's successful calls in the episode so far
+  (``thoughtHistoryLength``: 1, 2, 3...), as ``{field: offset}``;
 * **next**: for a tool answering the first pending item, the tool whose call takes an item out.
 * **tables**: text rows that show the entities under a parent (a progress table), one row per
   entity, each cell a field of it or a text that a tool's call switches (``✅ Done``).
@@ -33,6 +38,8 @@ from .score import RecordedTurn
 
 JSONDict = dict[str, Any]
 _CODE = re.compile(r"[a-z][a-z_]{1,40}")
+#: A tool whose name says it finishes an item (``mark_task_done``): what a "next pending item" tool passes over.
+_FINISHES = re.compile(r"done|complete|finish|close|resolve", re.IGNORECASE)
 #: Kinds of condition, the simplest first (a tie between conditions goes to the earlier kind).
 _KINDS = ("missing", "acted", "all_children", "not_acted", "not_all_children")
 
@@ -51,8 +58,10 @@ class Walk:
     def __init__(self, episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> None:
         deleting = {s.name: s.role.key_args for s in catalog if s.role.kind == "delete" and s.role.key_args}
         self.calls: list[tuple[RecordedTurn, History, list[JSONDict]]] = []
+        self.episode_of: dict[int, list[RecordedTurn]] = {}  # by id of a turn, the episode it is in
         names = [s.name for s in catalog]
         for turns in episodes.values():
+            self.episode_of.update({id(t): turns for t in turns})
             history = history_of([], deleting=deleting)
             for turn in turns:
                 before = _copy(history)
@@ -130,6 +139,12 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
         if sets:
             learned.setdefault(tool, {})["sets"] = sets
     for tool in walk.by_tool:
+        copies, counters = _copies(walk, tool), _counters(walk, tool)
+        if copies:
+            learned.setdefault(tool, {})["copies"] = copies
+        if counters:
+            learned.setdefault(tool, {})["counters"] = counters
+    for tool in walk.by_tool:
         nxt = _next(walk, tool, votes)
         if nxt:
             learned.setdefault(tool, {})["next"] = nxt
@@ -176,6 +191,62 @@ def _sets(walk: Walk, tool: str, calls: list[tuple[RecordedTurn, History, list[J
     return sets
 
 
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _copies(walk: Walk, tool: str) -> JSONDict:
+    """Top-level answer fields that copy one argument (see the module doc): ``{field: argument}``."""
+    agreed: Counter[tuple[str, str]] = Counter()
+    broken: Counter[tuple[str, str]] = Counter()
+    long_text: set[tuple[str, str]] = set()
+    for turn, _, _ in walk.by_tool.get(tool, []):
+        data = answer_data(turn.result)
+        if not walk.is_main(turn) or not isinstance(data, dict):
+            continue
+        for name, value in data.items():
+            if isinstance(value, (dict, list)) or value is None:
+                continue
+            for arg, given in turn.arguments.items():
+                if isinstance(given, (dict, list)) or given is None:
+                    continue
+                pair = (name, arg)
+                if _same(value, given):
+                    agreed[pair] += 1
+                    if isinstance(value, str) and len(value) >= 12:
+                        long_text.add(pair)
+                else:
+                    broken[pair] += 1
+    found: JSONDict = {}
+    for (name, arg), n in agreed.items():
+        # a copy nearly always (a server may raise ``totalThoughts`` to the thought's number once)
+        if name not in found and n > 3 * broken[(name, arg)] and (n >= 2 or (name, arg) in long_text):
+            found[name] = arg
+    return found
+
+
+def _counters(walk: Walk, tool: str) -> JSONDict:
+    """Integer answer fields equal to the number of the tool's successful calls in the episode plus a constant."""
+    offsets: dict[str, set[int]] = {}
+    calls: dict[int, int] = {}  # per episode (its first turn's id), successful calls so far
+    shown = 0
+    for turn, _, _ in walk.by_tool.get(tool, []):
+        data = answer_data(turn.result)
+        if not walk.is_main(turn) or not isinstance(data, dict):
+            continue
+        episode = id(walk.episode_of.get(id(turn)))
+        calls[episode] = calls.get(episode, 0) + 1
+        shown += 1
+        for name, value in data.items():
+            if isinstance(value, int) and not isinstance(value, bool) and not any(
+                    _same(value, v) for v in turn.arguments.values()):
+                offsets.setdefault(name, set()).add(value - calls[episode])
+            else:
+                offsets.setdefault(name, set()).add(-10**9)  # not a counter in this answer
+    return {name: found.pop() for name, found in offsets.items() if len(found) == 1 and -10**9 not in found
+            and shown >= 2} if shown >= 2 else {}
+
+
 def _next(walk: Walk, tool: str, votes: Counter[str]) -> JSONDict:
     """For a tool answering one pending item of a parent: the argument naming the parent, the tool that takes
     an item out (acted on every item passed over, on none shown)."""
@@ -204,6 +275,10 @@ def _next(walk: Walk, tool: str, votes: Counter[str]) -> JSONDict:
         tools = set.intersection(*skipped) - shown
         if tools:
             out["skip"] = max(sorted(tools), key=lambda t: votes.get(t, 0))
+    if "skip" not in out:  # no item passed over in the recording: the recorded tool that says it finishes one
+        finishing = sorted(t for t in walk.by_tool if t != tool and _FINISHES.search(t))
+        if finishing:
+            out["skip"] = max(finishing, key=lambda t: votes.get(t, 0))
     return out
 
 

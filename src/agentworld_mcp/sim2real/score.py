@@ -20,6 +20,13 @@ the recorded (real) one on its data (see :mod:`.fidelity`: wrappers taken off, J
   against the simulation could have carried it the same way;
 * **text similarity**: difflib's ratio between the two texts, where the real answer is prose.
 
+Beside the figures, ``provenance`` (per tool and overall) says where each scalar value of the real
+JSON answers came from and how many the simulated answer has at the same path: ``argument`` (copied
+from the call), ``lookup`` (from an earlier answer, an earlier call or the seed), ``counter`` (a fresh
+id or number under an id-like key), ``constant`` (the same at that path in every recorded answer of
+the tool) and ``derived`` (the rest: counts, sums, timestamps, computed text), each as
+``{"checked": n, "agreed": m}``. A kind with few agreed values names what to record more of.
+
 The ``score`` (per tool and overall) is the value agreement times the mean of the other figures
 that apply (the mean alone where no value was determined): an answer of the right shape with
 the wrong values is worth as little as its values.
@@ -37,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, UnknownToolError
-from .fidelity import Known, answer_of, outcome, type_agreement, value_marks
+from .fidelity import Answer, Known, answer_of, canonical, leaves, outcome, type_agreement, value_marks
 from .judge import DIMENSIONS, Judge
 from ..trajectories.record import read_trajectory
 from ..world.world import World, load_world
@@ -200,6 +207,73 @@ def carried(turns: list[RecordedTurn], sim_results: list[JSONDict]) -> list[list
     return out
 
 
+# -- provenance: where each value of a real answer came from ---------------------------------------
+
+PROVENANCE = ("argument", "lookup", "counter", "constant", "derived")
+_ID_KEY = re.compile(r"(?:^|[._\[\]])(?:id|[a-z0-9]+_id|[a-z][A-Za-z0-9]*Id|number|[a-z]+Number)$")
+
+
+def constant_paths(episodes: dict[str, list[RecordedTurn]]) -> dict[str, dict[str, str]]:
+    """Per tool, the leaf paths whose value is the same in every successful recorded answer (two at least)."""
+    seen: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    answered: dict[str, int] = defaultdict(int)
+    for turns in episodes.values():
+        for turn in turns:
+            answer = answer_of(turn.result)
+            if not answer.is_json or outcome(turn.result) != "ok":
+                continue
+            answered[turn.tool] += 1
+            for path, value in leaves(answer.data):
+                form = canonical(value)
+                if form is not None:
+                    seen[turn.tool][path].add(form)
+    return {tool: {path: next(iter(forms)) for path, forms in paths.items() if len(forms) == 1}
+            for tool, paths in seen.items() if answered[tool] >= 2}
+
+
+def provenance_marks(real: Answer, sim: Answer, arguments: JSONDict, known: Known,
+                     constants: dict[str, str]) -> list[tuple[str, float]]:
+    """One ``(kind, agreed)`` per scalar leaf of a real JSON answer (see the module doc); a leaf agrees when
+    the simulated answer has the same value at the same path (a list's items in any order)."""
+    if not real.is_json:
+        return []
+    given = {form for _, v in leaves(arguments) if (form := canonical(v)) is not None}
+    pool: dict[str, list[str]] = defaultdict(list)
+    if sim.is_json:
+        for path, value in leaves(sim.data):
+            if (form := canonical(value)) is not None:
+                pool[path].append(form)
+    marks: list[tuple[str, float]] = []
+    for path, value in leaves(real.data):
+        form = canonical(value)
+        if form is None:
+            continue
+        if form in given:
+            kind = "argument"
+        elif known.determines(value):
+            kind = "lookup"
+        elif _ID_KEY.search(path) and (isinstance(value, int) or any(c.isdigit() for c in form)):
+            kind = "counter"
+        elif constants.get(path) == form:
+            kind = "constant"
+        else:
+            kind = "derived"
+        found = form in pool[path]
+        if found:
+            pool[path].remove(form)
+        marks.append((kind, float(found)))
+    return marks
+
+
+def _provenance(marks: list[tuple[str, float]]) -> JSONDict:
+    out: JSONDict = {}
+    for kind in PROVENANCE:
+        agreed = [m for k, m in marks if k == kind]
+        if agreed:
+            out[kind] = {"checked": len(agreed), "agreed": int(sum(agreed))}
+    return out
+
+
 # -- replaying ------------------------------------------------------------------------------
 
 
@@ -260,12 +334,16 @@ def evaluate(name: str, episodes: dict[str, list[RecordedTurn]], answers: dict[s
     """Compare each recorded answer with the simulated one at the same place of ``answers``; ``world_seed``
     (the world's seed entities) counts as determined, as the episodes' own arguments and earlier answers do."""
     per_tool: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    origins: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    constants = constant_paths(episodes)
     rows: list[JSONDict] = []
     for key, turns in episodes.items():
         sim_results = answers[key]
         known = Known()
         known.add_data(world_seed or {})
         for turn, sim_result, marks in zip(turns, sim_results, carried(turns, sim_results)):
+            origins[turn.tool] += provenance_marks(answer_of(turn.result), answer_of(sim_result), turn.arguments,
+                                                   known, constants.get(turn.tool, {}))
             known.add_data(turn.arguments)
             figures = compare(turn.result, sim_result, known)
             known.add_answer(turn.result)
@@ -274,13 +352,14 @@ def evaluate(name: str, episodes: dict[str, list[RecordedTurn]], answers: dict[s
             for figure, value in figures.items():
                 per_tool[turn.tool][figure].append(value)
             rows.append({"episode": key, "turn": turn.index, "tool": turn.tool, **figures})
-    tools = {tool: _summary(figs) for tool, figs in sorted(per_tool.items())}
+    tools = {tool: {**_summary(figs), "provenance": _provenance(origins[tool])} for tool, figs in sorted(per_tool.items())}
     overall_figs: dict[str, list[float]] = defaultdict(list)
     for figs in per_tool.values():
         for figure, values in figs.items():
             overall_figs[figure].extend(values)
+    overall = {**_summary(overall_figs), "provenance": _provenance([m for marks in origins.values() for m in marks])}
     return {"world": name, "episodes": len(episodes), "calls": len(rows), "tools": tools,
-            "overall": _summary(overall_figs), "turns": rows}
+            "overall": overall, "turns": rows}
 
 
 def _summary(figs: dict[str, list[float]]) -> JSONDict:
@@ -364,6 +443,10 @@ def format_table(report: JSONDict) -> str:
     done = "compared" if report["world"] == "shadow" else "replayed"
     text = (f"world {report['world']}: {report['episodes']} episode(s), {report['calls']} call(s) {done}\n"
             + "\n".join(lines) + f"\nscore: {report['overall']['score']:.3f}")
+    origins = report["overall"].get("provenance") or {}
+    if origins:  # where the values came from, agreed/checked: the kinds to record more of
+        text += "\nvalues by provenance (agreed/checked): " + ", ".join(
+            f"{kind} {origins[kind]['agreed']}/{origins[kind]['checked']}" for kind in PROVENANCE if kind in origins)
     verdict = report["overall"].get("judge")
     if "judge" in report:
         dims = ", ".join(f"{d} {verdict[d]:.2f}" for d in DIMENSIONS) if verdict else "no answer rated"
@@ -373,5 +456,5 @@ def format_table(report: JSONDict) -> str:
     return text
 
 
-__all__ = ["METRICS", "RecordedTurn", "against", "combined", "compare", "evaluate", "format_table", "key_paths", "read_episodes", "replay",
+__all__ = ["METRICS", "PROVENANCE", "RecordedTurn", "constant_paths", "provenance_marks", "against", "combined", "compare", "evaluate", "format_table", "key_paths", "read_episodes", "replay",
            "score_files", "turn_of"]

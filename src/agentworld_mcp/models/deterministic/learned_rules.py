@@ -6,12 +6,16 @@
         "rules": [{"when": {"if": "acted", "arg": "taskId", "tool": "mark_task_done"},
                    "isError": false, "text": "{\\n  \\"status\\": \\"error\\", ..."}],
         "sets": {"approved": true},
-        "next": {"parent": "requestId", "skip": "mark_task_done"}}
+        "next": {"parent": "requestId", "skip": "mark_task_done"},
+        "copies": {"thoughtNumber": "thoughtNumber"},
+        "counters": {"thoughtHistoryLength": 0}}
 
 A rule whose condition holds on the episode so far (:mod:`.learned_state`, read from the
 episode's own answers) answers with the server's wording and flag, the call's values in it, and
 changes nothing. ``sets`` are fields a successful change sets, in the answer and in the ledger.
-``next`` is used by :mod:`.learned_envelope` to pick the first pending item.
+``next`` is used by :mod:`.learned_envelope` to pick the first pending item. ``copies`` are answer
+fields that echo an argument of the call; ``counters`` count the tool's successful calls in the
+episode (plus the offset): both replace what the model answered in those fields.
 """
 
 from __future__ import annotations
@@ -40,12 +44,16 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
         for rule in rules:
             if history.holds(rule["when"], step.arguments):
                 return _ruled(step, rule)
-    sets = meta.get("sets")
-    if not isinstance(sets, dict) or not sets:
+    sets, copies, counters = (m if isinstance(m := meta.get(k), dict) else {} for k in ("sets", "copies", "counters"))
+    if not sets and not copies and not counters:
         return None
     tool = dataclasses.replace(step.tool)
     tool.__dict__[_DONE] = True
     answer = predict(dataclasses.replace(step, tool=tool))
+    if not answer.is_error and isinstance(answer.observation, dict) and (copies or counters):
+        answer = _echoed(step, answer, copies, counters)
+    if not sets:
+        return answer
     role = step.role
     key = next((step.arguments[a] for a in role.key_args if a in step.arguments), None)
     if answer.is_error or key is None or not role.collection:
@@ -57,6 +65,24 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
         observation = {k: ({**v, **sets} if isinstance(v, dict) and k == role.wrapper else v)
                        for k, v in observation.items()}
     return dataclasses.replace(answer, observation=observation, effects=effects)
+
+
+def _echoed(step: Step, answer: Prediction, copies: JSONDict, counters: JSONDict) -> Prediction:
+    """The answer with the fields that copy an argument copied, and the counters counted, as the server did."""
+    observation = dict(answer.observation)
+    changed = False
+    for name, arg in copies.items():
+        if name in observation and isinstance(arg, str) and arg in step.arguments:
+            observation[name], changed = step.arguments[arg], True
+    if counters:
+        done = 1 + sum(1 for t in step.episode.turns if t.tool == step.tool.name and not t.result.get("isError"))
+        for name, offset in counters.items():
+            if name in observation and isinstance(offset, int):
+                observation[name], changed = done + offset, True
+    if not changed:
+        return answer
+    return dataclasses.replace(answer, observation=observation, text=None if isinstance(answer.text, str) and
+                               answer.text.lstrip().startswith("{") else answer.text)
 
 
 def _ruled(step: Step, rule: JSONDict) -> Prediction:
