@@ -151,7 +151,7 @@ def seed_of(config: JSONDict) -> dict[str, list[JSONDict]]:
         settings: JSONDict = {}
         for key, value in state.items():
             if key == "root" and isinstance(value, dict):
-                seed.setdefault("files", []).extend(_files(value, ""))
+                seed.setdefault("files", []).extend(_files(_loaded_root(value), ""))
             elif isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
                 seed.setdefault(_collection(key), []).extend(
                     {"id": _key(k), **v} if "id" not in v else dict(v) for k, v in value.items())
@@ -180,6 +180,13 @@ def _collection(key: str) -> str:
 def _key(key: str) -> Any:
     """Records keyed by number in the state (``"12446"``) are looked up by integer arguments."""
     return int(key) if key.isdigit() else key
+
+
+def _loaded_root(tree: JSONDict) -> JSONDict:
+    """The part of a file system's ``root`` the real class loads: ``GorillaFileSystem._load_scenario``
+    makes the first top-level directory the root and drops any others, so the world is seeded likewise."""
+    first = next(iter(tree), None)
+    return {first: tree[first]} if first is not None else {}
 
 
 def _files(tree: JSONDict, prefix: str) -> list[JSONDict]:

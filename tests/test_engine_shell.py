@@ -97,13 +97,14 @@ async def test_relative_paths_resolve_against_the_current_directory(world: Path)
 async def test_mv_into_a_directory_moves_the_file_under_its_own_name(world: Path) -> None:
     async with stdio_session(str(world)) as session:
         assert await _ok(session, "mv", source="report.pdf", destination="archive") == (
-            "renamed 'report.pdf' -> 'archive/report.pdf'")
+            "'report.pdf' moved to 'archive/report.pdf'")
         assert await _ok(session, "ls", path="archive") == "report.pdf"
         assert "report.pdf" not in (await _ok(session, "ls")).splitlines()
         await _ok(session, "cd", path="archive")
         assert await _ok(session, "cat", path="report.pdf") == "quarterly numbers"
-        assert await _ok(session, "cp", source="report.pdf", destination="copy.pdf") == "'report.pdf' -> 'copy.pdf'"
-        assert await _ok(session, "rm", path="report.pdf") == "removed 'report.pdf'"
+        assert await _ok(session, "cp", source="report.pdf", destination="copy.pdf") == (
+            "'report.pdf' copied to 'copy.pdf'")
+        assert await _ok(session, "rm", path="report.pdf") == "'report.pdf' removed"
         assert await _ok(session, "ls") == "copy.pdf"
 
 
@@ -163,6 +164,71 @@ async def test_the_shell_and_the_file_store_tools_share_one_tree(world: Path) ->
         assert await _ok(session, "wc", path="store.txt") == "2 store.txt"
 
 
+# -- a catalog in plain words: no "ls -a", no "unified", c counts characters ------------------------
+
+#: The shell catalog as a server might describe it in its own words rather than GNU's.
+PLAIN_WORDS = {"ls": ("all", "Show hidden files and directories."), "diff": (None, "Compare two files line by line."),
+               "wc": ("mode", "l: lines, w: words, c: characters.")}
+
+
+@pytest.fixture
+def plain_world(tmp_path: Path) -> Path:
+    catalog = json.loads(SHELL.read_text())
+    for tool in catalog["tools"]:
+        if tool["name"] in PLAIN_WORDS:
+            argument, words = PLAIN_WORDS[tool["name"]]
+            if argument is None:
+                tool["description"] = words
+            else:
+                tool["inputSchema"]["properties"][argument]["description"] = words
+                tool["description"] = tool["description"].replace("bytes", "characters")
+    seed = {"files": [*SEED["files"], {"path": "/workspace/menu.txt", "content": "café\ncrème brûlée"}]}
+    path = tmp_path / "plain-shell.json"
+    path.write_text(json.dumps({**catalog, "seed": seed}))
+    return path
+
+
+async def test_listing_hidden_files_shows_dot_files_but_not_dot_and_dot_dot_unless_the_catalog_says_ls_a(
+        plain_world: Path) -> None:
+    async with stdio_session(str(plain_world)) as session:
+        listed = (await _ok(session, "ls", all=True)).splitlines()
+        assert listed == [".env", "archive", "docs", "menu.txt", "notes.txt", "report.pdf"]
+
+
+async def test_diff_prints_the_normal_format_where_the_catalog_does_not_ask_for_unified(plain_world: Path) -> None:
+    async with stdio_session(str(plain_world)) as session:
+        assert await _ok(session, "diff", file1="docs/a.txt", file2="docs/b.txt") == "2c2\n< two\n---\n> 2"
+        await _ok(session, "echo", text="one\nthree", file="docs/c.txt")
+        assert await _ok(session, "diff", file1="docs/a.txt", file2="docs/c.txt") == (
+            "2,3c2\n< two\n< three\n---\n> three\n\\ No newline at end of file")
+        assert await _ok(session, "diff", file1="docs/c.txt", file2="docs/a.txt") == (
+            "2c2,3\n< three\n\\ No newline at end of file\n---\n> two\n> three")
+        await _ok(session, "echo", text="zero\none\ntwo\n", file="docs/d.txt")
+        assert await _ok(session, "diff", file1="docs/a.txt", file2="docs/d.txt") == "0a1\n> zero\n3d3\n< three"
+        assert await _ok(session, "diff", file1="docs/a.txt", file2="docs/a.txt") == ""
+
+
+async def test_wc_c_counts_characters_where_the_catalog_says_characters_and_bytes_where_it_says_bytes(
+        world: Path, plain_world: Path) -> None:
+    async with stdio_session(str(plain_world)) as session:
+        assert await _ok(session, "wc", path="menu.txt", mode="c") == "17 menu.txt"
+        assert await _ok(session, "wc", path="menu.txt", mode="l") == "2 menu.txt"
+    async with stdio_session(str(world)) as session:
+        await _ok(session, "echo", text="café", file="menu.txt")
+        assert await _ok(session, "wc", path="menu.txt", mode="c") == "5 menu.txt"
+
+
+async def test_mv_cp_rm_and_rmdir_say_what_they_did_in_plain_words(world: Path) -> None:
+    async with stdio_session(str(world)) as session:
+        assert await _ok(session, "mv", source="notes.txt", destination="todo.txt") == "'notes.txt' moved to 'todo.txt'"
+        assert await _ok(session, "cp", source="todo.txt", destination="archive") == (
+            "'todo.txt' copied to 'archive/todo.txt'")
+        assert await _ok(session, "rm", path="archive/todo.txt") == "'archive/todo.txt' removed"
+        assert await _ok(session, "rmdir", path="archive") == "'archive' removed"
+        assert await _ok(session, "rm", path="docs", recursive=True) == "'docs' removed"
+        assert (await _ok(session, "ls")).splitlines() == ["report.pdf", "todo.txt"]
+
+
 # -- BFCL's file system class, the real answers as ground truth ------------------------------------
 
 
@@ -196,3 +262,19 @@ async def test_the_benchmark_file_system_episodes_replay_with_the_real_values(tm
             assert row["is_error_agreement"] == 1.0, row
             marks += [row["value_agreement"]] * row["value_checks"] if "value_checks" in row else []
     assert marks and sum(marks) / len(marks) >= 0.9, marks
+
+
+def test_the_benchmark_seeds_the_one_top_directory_the_real_file_system_class_loads() -> None:
+    """The real class makes the first top-level directory of ``root`` its root and drops the others;
+    the world's ``files`` seed is that same tree, so the shell starts where the real one does."""
+    bfcl_worlds = _bfcl()
+    root = {"data": {"type": "directory", "contents": {
+                "a.csv": {"type": "file", "content": "1,2"},
+                "raw": {"type": "directory", "contents": {}}}},
+            "archive": {"type": "directory", "contents": {"old.csv": {"type": "file", "content": "0"}}}}
+    seeded = {row["path"] for row in bfcl_worlds.seed_of({"GorillaFileSystem": {"root": root}})["files"]}
+    assert seeded == {"/data/a.csv", "/data/raw"}
+    real = bfcl_worlds.instances({"involved_classes": ["GorillaFileSystem"],
+                                  "initial_config": {"GorillaFileSystem": {"root": root}}})
+    assert real["pwd"]() == {"current_working_directory": "/data"}
+    assert real["ls"]() == {"current_directory_content": ["a.csv", "raw"]}

@@ -11,7 +11,8 @@ What it does. The commands (:mod:`.shell_commands`) run on the episode's tree
 (:mod:`.shell_tree`: the file store's ``files`` collection, so the two share their files,
 and a current directory kept as ``shell/session``), answered as GNU coreutils answer:
 ``ls -a`` shows dot files, ``wc -l`` counts lines, ``grep`` returns matching lines (basic
-regular expressions, in bounded time), ``diff`` prints a unified diff, errors read
+regular expressions, in bounded time), ``diff`` prints its normal format (unified where the
+catalog asks), errors read
 ``cat: a.txt: No such file or directory``. The answer is what the command prints, or, for
 a tool with an outputSchema, the command's data in the schema's fields: a listing in its
 array, a file's text in its string, a count in its number and the unit beside it.

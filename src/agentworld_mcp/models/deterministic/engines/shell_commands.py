@@ -4,20 +4,21 @@ Each command reads its operands from the call (:class:`~.shell_call.Call`), work
 episode's :class:`~.shell_tree.Tree` and returns an :class:`~.shell_call.Output`: what it
 prints, and the data under it (a listing's names, a count, a file's text) for catalogs
 that answer in an outputSchema. Failures raise :class:`~.shell_tree.ShellError` worded as
-the command words them; messages of commands that print nothing on success (``mv``,
-``cp``, ``rm``) are their ``-v`` lines. This module has the commands that navigate and
+the command words them; commands that print nothing on success (``mv``, ``cp``, ``rm``)
+say what they did in plain words (see :func:`_said`). This module has the commands that navigate and
 change the tree; those that read a file are in :mod:`.shell_reading`.
 """
 
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 
 from ..globs import glob
 from .shell_call import (
     APPEND, CONTENT, DEST, FILE, FIRST, HIDDEN, HUMAN, IGNORE_CASE, LINES, LISTED, MODE, NAME, NEW_DIR, OUT_FILE,
-    PARENTS, PATTERN, RECURSIVE, SECOND, SORT_FLAGS, SOURCE, START, TARGET, Call, Output,
+    PARENTS, PATTERN, RECURSIVE, SECOND, SORT_FLAGS, SOURCE, START, TARGET, UNIFIED, Call, Output,
 )
 from .shell_reading import WC_FLAGS, cat, diff, grep, head, sort, tail, wc
 from .shell_tree import ShellError, Tree
@@ -50,10 +51,17 @@ def ls(tree: Tree, call: Call) -> Output:
     if kind == "file":
         names = [raw]
     elif call.flag(HIDDEN):
-        names = [".", ".."] + list(tree.children(path))
+        names = ([".", ".."] if _IMPLIED_ENTRIES.search(call.hints) else []) + list(tree.children(path))
     else:
         names = [name for name in tree.children(path) if not name.startswith(".")]
     return Output("lines", names, "\n".join(names))
+
+
+#: ``ls -a`` (named so, or as GNU words it: "do not ignore entries starting with .") lists ``.`` and
+#: ``..`` too; a catalog that only says it shows *hidden files* lists the directory's own entries,
+#: as a server reading the directory (``os.scandir``, ``fs.readdir``) does.
+_IMPLIED_ENTRIES = re.compile(
+    r"entries (?:starting|beginning) with \.|\bimplied\b|\.['\"]? (?:and|or) ['\"]?\.\.|\bls -a\b")
 
 
 def find(tree: Tree, call: Call) -> Output:
@@ -156,7 +164,7 @@ def mv(tree: Tree, call: Call) -> Output:
     if tree.entity(target) is not None and tree.kind(source) == "directory":
         raise ShellError(f"mv: cannot overwrite non-directory '{shown}' with directory '{source_raw}'")
     tree.move(source, target)
-    return Output("message", f"renamed '{source_raw}' -> '{shown}'", f"renamed '{source_raw}' -> '{shown}'")
+    return _said(f"'{source_raw}' moved to '{shown}'")
 
 
 def cp(tree: Tree, call: Call) -> Output:
@@ -164,7 +172,7 @@ def cp(tree: Tree, call: Call) -> Output:
     if tree.kind(source) == "directory" and not (call.flag(RECURSIVE) or call.whole_directories):
         raise ShellError(f"cp: -r not specified; omitting directory '{source_raw}'")
     tree.copy("cp", source, target)
-    return Output("message", f"'{source_raw}' -> '{shown}'", f"'{source_raw}' -> '{shown}'")
+    return _said(f"'{source_raw}' copied to '{shown}'")
 
 
 def _transfer(tree: Tree, call: Call, command: str, verb: str) -> tuple[str, str, str, str, str]:
@@ -211,8 +219,7 @@ def rm(tree: Tree, call: Call) -> Output:
     if kind == "directory" and not (call.flag(RECURSIVE) or call.whole_directories):
         raise ShellError(f"rm: cannot remove '{raw}': Is a directory")
     tree.remove(path)
-    said = f"removed directory '{raw}'" if kind == "directory" else f"removed '{raw}'"
-    return Output("message", said, said)
+    return _said(f"'{raw}' removed")
 
 
 def rmdir(tree: Tree, call: Call) -> Output:
@@ -228,7 +235,14 @@ def rmdir(tree: Tree, call: Call) -> Output:
     if path in (tree.root, "/"):
         raise ShellError(f"rmdir: failed to remove '{raw}': Device or resource busy")
     tree.remove(path)
-    return Output("message", f"rmdir: removing directory, '{raw}'", f"rmdir: removing directory, '{raw}'")
+    return _said(f"'{raw}' removed")
+
+
+def _said(message: str) -> Output:
+    """What ``mv``, ``cp``, ``rm`` and ``rmdir`` report. The commands print nothing on success, and a tool
+    that answers "the result of the operation" has no ``-v`` to ask for GNU's lines (``renamed 'a' -> 'b'``),
+    so it says what was done in plain words: ``'a.txt' moved to 'archive/a.txt'``."""
+    return Output("message", message, message)
 
 
 COMMANDS: dict[str, Callable[[Tree, Call], Output]] = {
@@ -245,7 +259,7 @@ OPERANDS: dict[str, tuple[str, ...]] = {
     "rmdir": NEW_DIR, "cat": FILE + ("files", "paths"), "grep": FILE + PATTERN + IGNORE_CASE,
     "wc": FILE + MODE + tuple(n for names in WC_FLAGS.values() for n in names),
     "sort": FILE + SORT_FLAGS + ("r", "n", "u"), "tail": FILE + LINES, "head": FILE + LINES,
-    "diff": FIRST + SECOND,
+    "diff": FIRST + SECOND + UNIFIED,
 }
 
 __all__ = ["COMMANDS", "OPERANDS", "RECURSIVE", "Call", "Output"]

@@ -11,7 +11,7 @@ import re
 
 from ....world import patterns
 from ..common import clock
-from .shell_call import FILE, FIRST, IGNORE_CASE, LINES, MODE, PATTERN, SECOND, Call, Output
+from .shell_call import FILE, FIRST, IGNORE_CASE, LINES, MODE, PATTERN, SECOND, UNIFIED, Call, Output
 from .shell_tree import ShellError, Tree
 
 
@@ -70,8 +70,11 @@ def wc(tree: Tree, call: Call) -> Output:
     if mode not in WC_FLAGS:
         raise ShellError(f"wc: invalid option -- '{mode}'")
     raw, text = _file(tree, call, tuple(n for n in FILE if n not in MODE))
-    counts = {"l": len(text.splitlines()), "w": len(text.split()), "c": len(text.encode("utf-8")), "m": len(text)}
-    units = {"l": "lines", "w": "words", "c": "characters" if "character" in call.hints else "bytes", "m": "characters"}
+    # ``-c`` counts bytes; a catalog that says its ``c`` mode counts characters gets characters.
+    characters = "character" in call.hints and "byte" not in call.hints
+    counts = {"l": len(text.splitlines()), "w": len(text.split()),
+              "c": len(text) if characters else len(text.encode("utf-8")), "m": len(text)}
+    units = {"l": "lines", "w": "words", "c": "characters" if characters else "bytes", "m": "characters"}
     return Output("count", counts[mode], f"{counts[mode]} {raw}", units[mode])
 
 
@@ -113,7 +116,9 @@ def _lines(tree: Tree, call: Call, *, last: bool) -> Output:
 
 
 def diff(tree: Tree, call: Call) -> Output:
-    """``diff -u``: the unified diff of two files, nothing when they are the same."""
+    """What ``diff`` prints for two files: its normal format (``1c1``, ``< old``, ``---``, ``> new``), or
+    with ``-u`` (an argument asking for it, or a catalog that says its diffs are unified) the unified
+    diff; nothing when the files are the same."""
     texts = []
     for names in (FIRST, SECOND):
         raw = call.required(names)
@@ -125,10 +130,46 @@ def diff(tree: Tree, call: Call) -> Output:
         turn = (entity.updated_turn or entity.created_turn or 0) if entity is not None else 0
         texts.append((raw, tree.content(path), clock(turn).strftime("%Y-%m-%d %H:%M:%S.000000000 +0000")))
     (a, old, old_time), (b, new, new_time) = texts
-    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), a, b, old_time, new_time, lineterm="")
-    out = "\n".join(lines)
+    if call.flag(UNIFIED) or "unified" in call.hints:
+        out = "\n".join(difflib.unified_diff(old.splitlines(), new.splitlines(), a, b, old_time, new_time,
+                                             lineterm=""))
+    else:
+        out = normal_diff(old, new)
     return Output("text", out, out)
 
 
+def normal_diff(old: str, new: str) -> str:
+    """GNU diff's default output: per change a ``1,2c1`` / ``3d2`` / ``4a5,6`` line, the old lines as
+    ``< line``, ``---`` between, the new ones as ``> line``; a last line without its newline is
+    followed by ``\\ No newline at end of file``, as diff marks it."""
+    a, b = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    out: list[str] = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op == "equal":
+            continue
+        letter = {"replace": "c", "delete": "d", "insert": "a"}[op]
+        left = _span(i1, i2) if op != "insert" else str(i1)
+        right = _span(j1, j2) if op != "delete" else str(j1)
+        out.append(f"{left}{letter}{right}")
+        out += _marked("<", a[i1:i2])
+        if op == "replace":
+            out.append("---")
+        out += _marked(">", b[j1:j2])
+    return "\n".join(out)
 
-__all__ = ["WC_FLAGS", "cat", "diff", "grep", "head", "sort", "tail", "wc"]
+
+def _span(start: int, end: int) -> str:
+    return str(start + 1) if end - start == 1 else f"{start + 1},{end}"
+
+
+def _marked(sign: str, lines: list[str]) -> list[str]:
+    out = []
+    for line in lines:
+        out.append(f"{sign} {line.rstrip(chr(10)).rstrip(chr(13))}")
+        if not line.endswith("\n"):
+            out.append("\\ No newline at end of file")
+    return out
+
+
+
+__all__ = ["WC_FLAGS", "cat", "diff", "grep", "head", "normal_diff", "sort", "tail", "wc"]
