@@ -32,8 +32,10 @@ translates other dialects and words errors as they do.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+from importlib import resources
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -41,8 +43,11 @@ from ...state.ledger import Effect
 from ...world.roles import ToolRole
 from ...world.world import World
 from ..base import Prediction, Step
+from . import sql_catalog
 from .sql_db import Database, Outcome, SQLFailure, open_database, remember
-from .sql_dialects import command, data_type, located, typed_value, worded
+from .sql_dialects import (TYPED_DIALECTS, command, data_type, located, postgres_detail, pyformat_placeholders,
+                           typed_value, worded)
+from .sql_shapes import python_value, statement_answer, stated_keys
 from ...world.sql_roles import DB_COLLECTION, DB_NAME, TABLE_ARGS, dialect_of
 
 JSONDict = dict[str, Any]
@@ -63,18 +68,50 @@ class Convention:
     #: ``error``: ``isError`` true, worded as the database words them.
     errors: Literal["text", "error"]
     error_prefix: str = "Database error: "
+    #: ``driver``: values as the engine's usual driver gives them to a JSON server (node-postgres: dates as
+    #: instants, exact numbers as strings); ``python``: as a Python server's ``json.dumps`` of its DB-API
+    #: values (dates ``isoformat()``, decimals as floats).
+    values: Literal["driver", "python"] = "driver"
+    #: The engine's own catalog: the schema a new database has and who owns it.
+    default_schema: str = DB_NAME
+    schema_owner: str | None = None
+
+
+@functools.cache
+def _engines() -> JSONDict:
+    """Engine family -> how its most common servers answer (``sql_engines.json``, data, not code)."""
+    return dict(json.loads(resources.files(__package__).joinpath("sql_engines.json").read_text(encoding="utf-8")))
+
+
+def python_server(world: World) -> bool:
+    """Whether the catalog was listed by a Python server whose tools return their own text: its input
+    schemas are pydantic's (``"title": "<tool>Arguments"``) or its output is the wrapper of a ``str``
+    result (``{"result": string}``). Such servers print Python values and catch database errors as text."""
+    for tool in world.tools:
+        schema = tool.get("inputSchema") or {}
+        out = tool.get("outputSchema") or {}
+        if str(schema.get("title", "")).endswith("Arguments"):
+            return True
+        if set(out.get("properties") or {}) == {"result"} and str(out.get("title", "")).endswith("Output"):
+            return True
+    return False
 
 
 def convention(world: World) -> Convention:
-    """The catalog's SQL convention: demonstrations first, else its dialect's reference server."""
+    """The catalog's SQL convention: demonstrations first, else what the catalog's listing shows of its
+    server, else the habits of its engine family's common servers (``sql_engines.json``)."""
     text = " ".join([world.name, world.scenario] + [f"{t.get('name', '')} {t.get('description') or ''}"
                                                      for t in world.tools])
     named = dialect_of(text)
     dialect = named or "sqlite"  # SQL of no named dialect runs as it is
-    # A catalog that names SQLite gets the reference SQLite server's habits, others the most common ones.
-    rows: Literal["repr", "json", "tuples"] = "repr" if named == "sqlite" else "json"
-    errors: Literal["text", "error"] = "text" if named == "sqlite" else "error"
-    prefix = "Database error: "
+    table = _engines()
+    habits: JSONDict = table["engines"].get(named or "", table["other"])
+    rows: Literal["repr", "json", "tuples"] = habits["rows"]
+    errors: Literal["text", "error"] = habits["errors"]
+    prefix = str(habits["error_prefix"])
+    values: Literal["driver", "python"] = "driver"
+    if python_server(world) and named not in ("sqlite", "duckdb"):
+        errors, values = "text", "python"  # a Python tool catches the driver's error and returns it as its text
     from ...world.roles import infer_role
 
     for demo in world.demonstrations:
@@ -95,7 +132,8 @@ def convention(world: World) -> Convention:
             rows = "repr"
         elif response.startswith(("[", "{")):
             rows = "json"
-    return Convention(dialect, rows, errors, prefix)
+    return Convention(dialect, rows, errors, prefix, values, str(habits["default_schema"]),
+                      habits.get("schema_owner"))
 
 
 # -- the episode's database -----------------------------------------------------------------------
@@ -104,14 +142,16 @@ def convention(world: World) -> Convention:
 def predict_sql(step: Step, role: ToolRole) -> Prediction:
     """The database's answer to ``step`` and, when it changed the database, its new dump as an effect."""
     conv = step.derived("sql_convention", lambda: convention(step.world))  # once per catalog
-    db = open_database(step, conv.dialect)
+    db = open_database(step, conv.dialect, typed=conv.values == "driver")
     try:
         body = _OPS.get(role.op or "query", _query)(step, role, db, conv)
     except (SQLFailure, _Refused, ValueError, OverflowError) as exc:  # the copy is thrown away, as a rollback
-        db.conn.close()  # ValueError/OverflowError: sqlite3 refusing a NUL in the SQL or a huge integer value
         message = str(exc)
         if isinstance(exc, SQLFailure) and role.query_arg and isinstance(step.arguments.get(role.query_arg), str):
             message = located(message, step.arguments[role.query_arg], conv.dialect)
+            if conv.dialect in TYPED_DIALECTS:
+                message = postgres_detail(message, step.arguments[role.query_arg], db.columns)
+        db.conn.close()  # ValueError/OverflowError: sqlite3 refusing a NUL in the SQL or a huge integer value
         return _error(step, conv, message, database=isinstance(exc, SQLFailure))
     except BaseException:
         db.conn.close()
@@ -148,6 +188,8 @@ def _statement(step: Step, role: ToolRole) -> str:
     value = step.arguments.get(role.query_arg or "") if role.query_arg else None
     if not isinstance(value, str) or not value.strip():
         raise _Refused(f"Missing {role.query_arg or 'query'} argument")
+    if _params(step) is not None and "%s" in value:  # a Python driver's placeholders: bind them as SQLite's
+        return pyformat_placeholders(value)
     return value
 
 
@@ -162,13 +204,16 @@ def _params(step: Step) -> list[Any] | None:
 
 def _read(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     sql = _statement(step, role)
-    if conv.errors == "text" and not sql.strip().upper().startswith("SELECT"):
+    # a CTE is a read where the description says the tool takes one (WITH ... SELECT)
+    reads = ("SELECT", "WITH") if re.search(r"\bCTEs?\b|\bWITH\b", step.tool.description or "") else ("SELECT",)
+    if conv.errors == "text" and not sql.strip().upper().startswith(reads):
         raise _Refused(f"Only SELECT queries are allowed for {step.tool.name}")
     outcome = db.run(sql, _params(step))
     if db.changed:  # a read-only transaction refuses writes
         raise SQLFailure(_READ_ONLY.get(conv.dialect, "attempt to write a readonly database").format(
             outcome.command or command(sql)))
-    return _tuples(db, sql, outcome, conv) or _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns)
+    return (_stated(step, db, sql, outcome, conv) or _tuples(db, sql, outcome, conv)
+            or _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns))
 
 
 _READ_ONLY = {"postgres": "cannot execute {} in a read-only transaction",
@@ -181,13 +226,35 @@ def _write(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     if conv.errors == "text" and sql.strip().upper().startswith("SELECT"):
         raise _Refused(f"SELECT queries are not allowed for {step.tool.name}")
     outcome = db.run(sql, _params(step))
-    return _tuples(db, sql, outcome, conv) or _result(outcome, conv, sql)
+    return _stated(step, db, sql, outcome, conv) or _tuples(db, sql, outcome, conv) or _result(outcome, conv, sql)
 
 
 def _query(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     sql = _statement(step, role)
     outcome = db.run(sql, _params(step))
-    return _tuples(db, sql, outcome, conv) or _result(outcome, conv, sql)
+    return _stated(step, db, sql, outcome, conv) or _tuples(db, sql, outcome, conv) or _result(outcome, conv, sql)
+
+
+def _stated(step: Step, db: Database, sql: str, outcome: Outcome, conv: Convention) -> _Body | None:
+    """The outcome in the keys the tool's description states, values as the server prints them; None when
+    the description states none."""
+    stated = stated_keys(step.tool.description)
+    if stated is None or stated.array:
+        return None
+    rows = _values(db, sql, outcome, conv)
+    elapsed = round(0.2 + step.rng.random(), 2)  # a duration the recording cannot determine
+    value = statement_answer(stated, columns=outcome.columns, rows=rows, command=outcome.command or command(sql),
+                             rowcount=outcome.rowcount, elapsed=elapsed)
+    return _Body(rows=rows, value=value, count=len(rows), columns=outcome.columns)
+
+
+def _values(db: Database, sql: str, outcome: Outcome, conv: Convention) -> list[JSONDict]:
+    """Rows with each value as the server prints it: a Python server's DB-API values made JSON, else as read."""
+    if conv.values != "python" or not outcome.rows:
+        return outcome.rows
+    declared = _declared_types(db, sql)
+    return [{c: python_value(typed_value(row[c], declared.get(c.lower()))) for c in outcome.columns}
+            for row in outcome.rows]
 
 
 def _tuples(db: Database, sql: str, outcome: Outcome, conv: Convention) -> _Body | None:
@@ -268,6 +335,10 @@ def _table_arg(step: Step) -> str:
 
 
 def _list_tables(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    stated = stated_keys(step.tool.description)
+    if stated is not None:
+        rows = sql_catalog.tables(stated, db, _schema_arg(step, conv))
+        return _Body(rows=rows, count=len(rows))
     if conv.rows == "repr":  # the reference server's own query, sqlite_sequence included
         rows = db.query("SELECT name FROM sqlite_master WHERE type='table'")
     elif conv.dialect == "mysql":  # SHOW TABLES
@@ -277,13 +348,26 @@ def _list_tables(step: Step, role: ToolRole, db: Database, conv: Convention) -> 
     return _Body(rows=rows, count=len(rows))
 
 
+def _schema_arg(step: Step, conv: Convention) -> str:
+    value = next((step.arguments[a] for a in ("schema", "schema_name", "schemaName")
+                  if isinstance(step.arguments.get(a), str)), None)
+    return value or conv.default_schema
+
+
 def _list_schemas(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    stated = stated_keys(step.tool.description)
+    if stated is not None:
+        rows = sql_catalog.schemas(stated, conv.default_schema, conv.schema_owner)
+        return _Body(rows=rows, count=len(rows))
     name = "public" if conv.dialect in ("postgres", "redshift") else DB_NAME
     return _Body(rows=[{"schema_name": name}], count=1)
 
 
 def _describe_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     table = _table_arg(step)
+    stated = stated_keys(step.tool.description)
+    if stated is not None and not stated.array:
+        return _Body(value=sql_catalog.details(stated, db, table, _schema_arg(step, conv), conv.dialect))
     if conv.rows == "repr":  # the reference server interpolates the name into PRAGMA, errors and all
         return _Body(rows=db.run(f"PRAGMA table_info({table})").rows)
     columns = db.columns(table)
@@ -376,6 +460,8 @@ def render_rows(rows: Any, conv: Convention) -> str:
     """Rows as the server prints them: ``str(rows)`` (Python servers) or ``JSON.stringify(rows, null, 2)``."""
     if conv.rows == "repr":
         return str(rows)
+    if conv.values == "python":  # json.dumps as a Python server calls it
+        return json.dumps(rows, ensure_ascii=False, default=str)
     return json.dumps(rows, indent=2, ensure_ascii=False, default=_json_default)
 
 

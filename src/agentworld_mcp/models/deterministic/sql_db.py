@@ -150,8 +150,9 @@ class Database:
 _PRISTINE: OrderedDict[str, tuple[SandboxedConnection, list[str]]] = OrderedDict()
 
 
-def open_database(step: Step, dialect: str) -> Database:
-    """A working copy of the episode's database (the ledger's ``sql_databases/main``, else empty)."""
+def open_database(step: Step, dialect: str, *, typed: bool = True) -> Database:
+    """A working copy of the episode's database (the ledger's ``sql_databases/main``, else empty);
+    ``typed``: values converted as the dialect's usual driver converts them (see :func:`_connect`)."""
     entity = step.episode.ledger.get(DB_COLLECTION, DB_NAME)
     fields = entity.fields if entity is not None else {}
     stored = str(fields.get("dialect") or dialect)  # seeds are in the catalog's dialect unless they say
@@ -164,7 +165,7 @@ def open_database(step: Step, dialect: str) -> Database:
         cached = remember(conn, stored, statements, dump)
     _PRISTINE.move_to_end(digest)
     pristine, dump = cached
-    work = _connect(step.turn, dialect)
+    work = _connect(step.turn, dialect, typed=typed)
     pristine.backup(work)
     work.bound_size()
     return Database(work, dump, dialect)
@@ -183,7 +184,7 @@ def remember(conn: SandboxedConnection, dialect: str, statements: list[str],
     return entry
 
 
-def _connect(turn: int, dialect: str = "sqlite") -> SandboxedConnection:
+def _connect(turn: int, dialect: str = "sqlite", *, typed: bool = True) -> SandboxedConnection:
     """A fresh sandboxed in-memory database whose ``now()`` is the simulated clock at ``turn``.
 
     For a dialect whose servers return typed values (Postgres), column values come back as
@@ -191,7 +192,7 @@ def _connect(turn: int, dialect: str = "sqlite") -> SandboxedConnection:
     """
     from .common import clock
 
-    typed = dialect in TYPED_DIALECTS
+    typed = typed and dialect in TYPED_DIALECTS
     if typed:
         register_typed_values()
     conn = connect(check_same_thread=False, isolation_level=None,

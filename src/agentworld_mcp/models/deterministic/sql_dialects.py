@@ -314,9 +314,22 @@ def typed_value(value: Any, declared: str | None) -> Any:
     return value
 
 
+def pyformat_placeholders(sql: str) -> str:
+    """A Python driver's ``%s`` placeholders as SQLite's ``?`` (quoted text left alone; ``%%`` is a ``%``)."""
+    parts = _QUOTED.split(sql)
+    return "".join(part if i % 2 else part.replace("%s", "?").replace("%%", "%") for i, part in enumerate(parts))
+
+
+_POSTGRES_LOCATED = (r'relation "(.+?)" does not exist', r'column "(.+?)" does not exist',
+                     r'syntax error at or near "(.+?)"')
+
+
 def located(message: str, sql: str, dialect: str) -> str:
-    """An error as the embedded analytics engine prints it: a one-line query's text with a caret under the
-    token at fault (``LINE 1: SELECT * FROM missing`` / ``^^^^^^^``); other dialects' errors unchanged."""
+    """An error as the engine prints it with the query's line: the embedded analytics engine underlines the
+    token (``LINE 1: SELECT * FROM missing`` / ``^^^^^^^``), Postgres puts one caret at its start; other
+    dialects' errors unchanged."""
+    if dialect in TYPED_DIALECTS and "\n" not in sql.strip():
+        return _postgres_located(message, sql.strip())
     if dialect != "duckdb" or "\n" in sql.strip():
         return message
     query = sql.strip()
@@ -335,3 +348,47 @@ def located(message: str, sql: str, dialect: str) -> str:
             return message
         at = found.start()
     return f"{message}\n\nLINE 1: {query}\n{' ' * (len('LINE 1: ') + at)}{'^' * len(token)}"
+
+
+def _postgres_located(message: str, query: str) -> str:
+    for pattern in _POSTGRES_LOCATED:
+        match = re.fullmatch(pattern, message)
+        if match is None:
+            continue
+        found = re.search(rf"(?<![\w]){re.escape(match.group(1))}(?![\w])", query, re.IGNORECASE)
+        if found is None:
+            return message
+        return f"{message}\nLINE 1: {query}\n{' ' * (len('LINE 1: ') + found.start())}^"
+    return message
+
+
+def postgres_detail(message: str, sql: str, columns_of: Callable[[str], list[JSONDict]]) -> str:
+    """A unique violation's ``DETAIL:  Key (email)=(ada@example.com) already exists.``, the key's value read
+    from the INSERT that failed (``columns_of(table)``: the table's columns, to find the key's); else as it is."""
+    match = re.match(r'duplicate key value violates unique constraint "(\w+?)_(pkey|(\w+)_key)"', message)
+    if match is None:
+        return message
+    table = match.group(1)
+    columns = columns_of(table)
+    keys = ([c["name"] for c in sorted((c for c in columns if c["pk"]), key=lambda c: c["pk"])]
+            if match.group(2) == "pkey" else [match.group(3)])
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        tree = sqlglot.parse_one(sql, read="postgres")
+    except (sqlglot.errors.SqlglotError, RecursionError):
+        return message
+    values = tree.find(exp.Values) if isinstance(tree, exp.Insert) else None
+    if values is None or not values.expressions or not keys:
+        return message
+    target = tree.this
+    named = ([c.name for c in target.expressions] if isinstance(target, exp.Schema)
+             else [str(c["name"]) for c in columns])
+    row = values.expressions[0].expressions
+    try:
+        shown = [row[named.index(k)] for k in keys]
+    except (ValueError, IndexError):
+        return message
+    text = ", ".join(v.name if isinstance(v, exp.Literal) else v.sql("postgres") for v in shown)
+    return f"{message}\nDETAIL:  Key ({', '.join(keys)})=({text}) already exists."
