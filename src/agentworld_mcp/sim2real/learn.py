@@ -31,14 +31,15 @@ from typing import Any
 
 from ..models.deterministic.learned_envelope import ENVELOPE_META, learn_envelope
 from ..models.deterministic.failures import reads_as_failure  # an in-band failure is no envelope of success
-from ..models.deterministic.learned_state import answer_data
+from ..models.deterministic.learned_state import answer_data, failed
 from ..models.deterministic.id_formats import ID_FORMATS_META, ids_in, infer_format
 from ..trajectories.redaction import redact_call, secrets_in
 from ..world.catalog import Catalog, ToolSpec
+from .learn_text import add_sentences
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
-from ..world.roles import collection_name, id_stem, singular
+from ..world.roles import collection_name, id_stem, normalise_path, singular
 from .score import RecordedTurn, json_of, key_paths, read_episodes, recorded_catalog, text_of
 from ..world.world import World, load_world, load_world_data
 
@@ -102,13 +103,25 @@ def observed_seed(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> 
                 break
             if turn.result.get("isError"):
                 continue
-            for collection, items in _entity_lists(answer_data(turn.result), spec, collections):
+            found = _entity_lists(answer_data(turn.result), spec, collections) + _listed_directory(turn, spec)
+            for collection, items in found:
                 for item in items:
                     text = json.dumps([collection, item], sort_keys=True)
                     if text not in seen and len(seed.get(collection, ())) < MAX_SEED:
                         seen.add(text)
                         seed.setdefault(collection, []).append(item)
     return seed
+
+
+def _listed_directory(turn: RecordedTurn, spec: ToolSpec) -> list[tuple[str, list[JSONDict]]]:
+    """A file tool that listed a directory before anything changed shows that the directory existed (the
+    sandbox root, ``/workspace``): it is seeded, so the simulation lists it, even empty, and knows its root."""
+    role = spec.role
+    path = next((turn.arguments.get(a) for a in role.key_args or ("path",) if isinstance(turn.arguments.get(a), str)),
+                None)
+    if role.style != "file" or role.kind != "list" or not path or not path.startswith("/") or failed(turn.result):
+        return []
+    return [(role.collection or "files", [{"path": normalise_path(path), "type": "directory"}])]
 
 
 def _entity_lists(answer: Any, spec: ToolSpec, collections: set[str]) -> list[tuple[str, list[JSONDict]]]:
@@ -182,10 +195,11 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     observed = observed_seed(episodes, compiled) if seed else {}
     if observed:
         data["seed"] = {**observed, **(data.get("seed") or {})}  # a catalog's own seed wins
+    sentences = add_sentences(data, compiled, episodes)  # last: the check replays the world learned so far
     shaped = sum(1 for f in found if f.shape is not None)
     calls = sum(len(s) for s in by_tool.values())
     summary = (f"{len(base.tools)} tools, {calls} recorded calls in {len(episodes)} episode(s), "
-               f"{shaped} output shapes, {added} demonstrations, "
+               f"{shaped} output shapes, {added} demonstrations, {sentences} sentence templates, "
                f"{sum(len(v) for v in observed.values())} seed entities")
     return data, summary
 

@@ -28,6 +28,7 @@ from typing import Any
 from ...state.ledger import Effect
 from ..base import Prediction, Step
 from .learned_state import LEARNED_META, episode_history, learned
+from .learned_text import templated, text_template
 
 JSONDict = dict[str, Any]
 _DONE = "_agentworld_learned"
@@ -36,6 +37,8 @@ _DONE = "_agentworld_learned"
 def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Prediction | None:
     """The answer a learned rule gives, or the model's answer with the fields the tool sets; None otherwise."""
     meta = learned(step)
+    if not meta and text_template(step) is not None:
+        meta = {"text": True}  # a sentence template alone
     if not meta or step.tool.__dict__.get(_DONE) or step.tool.__dict__.get("_agentworld_plain"):  # served.py's inner call
         return None
     rules = [r for r in meta.get("rules") or () if isinstance(r, dict) and isinstance(r.get("when"), dict)]
@@ -45,11 +48,14 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
             if history.holds(rule["when"], step.arguments):
                 return _ruled(step, rule)
     sets, copies, counters = (m if isinstance(m := meta.get(k), dict) else {} for k in ("sets", "copies", "counters"))
-    if not sets and not copies and not counters:
+    sentence = text_template(step)
+    if not sets and not copies and not counters and sentence is None:
         return None
     tool = dataclasses.replace(step.tool)
     tool.__dict__[_DONE] = True
     answer = predict(dataclasses.replace(step, tool=tool))
+    if sentence is not None:  # a prose answer learned as a sentence with slots (``learned_text.py``)
+        answer = templated(step, answer, sentence)
     if not answer.is_error and isinstance(answer.observation, dict) and (copies or counters):
         answer = _echoed(step, answer, copies, counters)
     if not sets:

@@ -1,0 +1,94 @@
+"""Sentence templates learned from a real server's prose answers, filled for a new call.
+
+Where a tool answers in sentences (``Switched to branch 'fix/typo'``, ``Changes committed
+successfully with hash 3f2a...``), ``learn`` (``sim2real/learn_text.py``) writes under its ``_meta``::
+
+    "agentworld/text_template": {"text": "Switched to branch '{{args.branch_name}}'", "over_errors": true}
+
+Slots, each filled from this call and the episode, never from the recording:
+
+* ``{{args.PATH}}``: the call's argument at ``PATH`` (``files[0]``);
+* ``{{last.TOOL.ARG}}``: argument ``ARG`` of the latest successful call of ``TOOL`` in the episode
+  (the branch a checkout switched to, shown by a later status line);
+* ``{{fresh.hex.N}}``: a new lowercase hex string of ``N`` characters (a commit hash), from the
+  episode's seed.
+
+The deterministic model still answers the call first, so its effects (what the call changed) are
+kept; only its text is replaced. Where the model failed on calls the real server answered (a tool
+it reads as something it is not), ``over_errors`` says the template answers those too. A slot that
+this episode cannot fill (no call of ``TOOL`` yet) leaves the model's answer as it was: the
+recording is silent there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..base import Prediction, Step
+
+JSONDict = dict[str, Any]
+#: ``_meta`` key of a tool definition holding its learned sentence template.
+TEXT_META = "agentworld/text_template"
+SLOT = re.compile(r"\{\{(args|last|fresh)\.([^{}]+)\}\}")
+_HEX = "0123456789abcdef"
+
+
+def text_template(step: Step) -> JSONDict | None:
+    """The tool's learned template, or None."""
+    how = (step.tool.definition.get("_meta") or {}).get(TEXT_META)
+    return how if isinstance(how, dict) and isinstance(how.get("text"), str) else None
+
+
+def render_text(step: Step, template: str) -> str | None:
+    """``template`` filled for this call; None when a slot has no value in this episode."""
+    from .learned_envelope import _at
+
+    missing = False
+
+    def fill(match: re.Match[str]) -> str:
+        nonlocal missing
+        source, path = match.group(1), match.group(2)
+        value: Any = None
+        if source == "args":
+            value = _at(step.arguments, path)
+        elif source == "last":
+            tool, _, arg = path.partition(".")
+            value = _latest(step, tool, arg)
+        elif source == "fresh":
+            kind, _, size = path.partition(".")
+            if kind == "hex" and size.isdigit():
+                value = "".join(step.rng.choice(_HEX) for _ in range(min(int(size), 128)))
+        if value is None or isinstance(value, (dict, list)):
+            missing = True
+            return ""
+        return str(value)
+
+    text = SLOT.sub(fill, template)
+    return None if missing else text
+
+
+def _latest(step: Step, tool: str, arg: str) -> Any:
+    for turn in reversed(list(step.episode.turns)):
+        if turn.tool == tool and not turn.result.get("isError") and arg in turn.arguments:
+            return turn.arguments[arg]
+    return None
+
+
+def templated(step: Step, answer: Prediction, how: JSONDict) -> Prediction:
+    """The model's ``answer`` with the learned sentence in place of its text (its effects kept)."""
+    from .common import structured_text
+
+    if answer.is_error and not how.get("over_errors"):
+        return answer
+    text = render_text(step, str(how["text"]))
+    if text is None:
+        return answer
+    served = structured_text(step, text)
+    return dataclasses.replace(served, effects=[] if answer.is_error else answer.effects,
+                               info={**answer.info, "learned_text": True})
+
+
+__all__ = ["SLOT", "TEXT_META", "render_text", "templated", "text_template"]
