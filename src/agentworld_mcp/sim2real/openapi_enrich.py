@@ -1,14 +1,24 @@
 """``agentworld-mcp enrich WORLD --openapi SPEC``: an MCP catalog's tools answered in the service's own shapes.
 
-Each tool of the catalog is matched to the spec's operation it most likely wraps, by words:
-the tool's name against the operation id and path, its description against the summary,
-its argument names against the parameters, and the verb (create/read/list/update/delete)
-against the HTTP method. Each match gets a confidence in [0, 1], printed for review; tools
-below :data:`MIN_CONFIDENCE` are left as they are. A matched tool without an outputSchema
-gets the operation's response schema as its output shape (``_meta.agentworld/output_shape``,
-as ``enrich`` writes a language model's shapes), its collection's id format
-(``_meta.agentworld/id_formats``) and the response example as a demonstration. The catalog
-itself (names, schemas, what ``tools/list`` serves) is never changed. See docs/openapi.md.
+Each tool of the catalog is matched to the spec's operation it most likely wraps, by what a
+REST call is made of: its verb against the HTTP method, its nouns against the path's
+resource, its arguments against the path parameters, query parameters and body properties
+(:mod:`.openapi_match`). Each match gets a confidence in [0, 1], printed for review; tools
+below :data:`MIN_CONFIDENCE` are left as they are. A matched tool gets what the spec says
+and the catalog does not:
+
+- its **output shape** (``_meta.agentworld/output_shape``, as ``enrich`` writes a language
+  model's shapes): the operation's success response, when the tool creates or reads one
+  entity, has no outputSchema and no service profile already describes its answers (a
+  profile's envelope is what the service's MCP servers print; a spec's bare response is not
+  more specific than it); fields the tool's arguments set keep the arguments' types;
+- its collection's **id format** (``_meta.agentworld/id_formats``) from the spec's examples,
+  unless a profile or the catalog already states one; patterns and formats stay in the shape;
+- the response **example** as a demonstration, only with ``--openapi-examples``: examples are
+  another account's data, whose urls and ids the model would copy.
+
+The catalog itself (names, schemas, what ``tools/list`` serves) is never changed. See
+docs/openapi.md, "How enrichment matches".
 """
 
 from __future__ import annotations
@@ -22,68 +32,113 @@ from typing import Any
 
 from ..models.deterministic.id_formats import ID_FORMATS_META
 from ..models.deterministic.shape import OUTPUT_SHAPE_META
+from ..world import service_profiles
 from ..world.roles import infer_role, singular, words
 from ..world.world import World, bundled_world, load_world
 from .openapi_import import import_spec
+from .openapi_match import common_words, operation, ranked
 
 JSONDict = dict[str, Any]
 
 #: Matches below this are not used (printed as unmatched).
-MIN_CONFIDENCE = 0.45
-_METHOD_OF_KIND = {"create": "post", "read": "get", "list": "get", "search": "get", "update": "patch",
-                   "delete": "delete"}
-_NOISE = frozenset({"api", "v1", "v2", "v3", "the", "a", "an", "of", "for", "by", "to", "in", "get", "list", "create",
-                    "update", "delete", "post", "put", "patch"})
+MIN_CONFIDENCE = 0.65
+#: Keywords of a key's schema that say something of its format (a bare ``maxLength`` does not).
+_FORMAT_WORDS = ("pattern", "format", "enum", "examples", "const")
+#: Tools whose answer is one entity, which the spec's shape adds to without losing the catalog's state.
+_SHAPED_KINDS = ("create", "read")
 
 
 @dataclass
 class Match:
     tool: str
-    operation: JSONDict | None  # the imported tool of the operation
+    operation: JSONDict | None  # the imported tool of the operation; None: left as it is
     confidence: float
-
-
-def _bag(*texts: str) -> set[str]:
-    return {singular(w) for t in texts for w in words(t) if w not in _NOISE and len(w) > 1}
-
-
-def score(tool: JSONDict, op_tool: JSONDict) -> float:
-    """How likely ``tool`` wraps ``op_tool``'s operation: 0-1."""
-    meta = op_tool["_meta"]
-    where = meta["agentworld/openapi"]
-    role = infer_role(tool)
-    op_role = meta["agentworld/role"]
-    name_words = _bag(tool["name"])
-    op_words = _bag(where.get("operationId", ""), where["path"].replace("{", " ").replace("}", " "))
-    name = len(name_words & op_words) / max(1, len(name_words))
-    args = set((tool.get("inputSchema") or {}).get("properties") or {})
-    params = set(op_tool["inputSchema"].get("properties") or {})
-    arg_score = len(_bag(*args) & _bag(*params)) / max(1, len(_bag(*args))) if args else 0.5
-    kind_ok = role.kind == op_role["kind"] or _METHOD_OF_KIND.get(role.kind) == where["method"].lower() or (
-        role.kind == "update" and where["method"] in ("PUT", "POST") and op_role["kind"] == "update")
-    desc = _bag(str(tool.get("description") or "")[:300])
-    summary = _bag(str(op_tool.get("title") or ""))
-    text = len(desc & summary) / max(1, len(summary)) if summary else 0.0
-    noun = singular(role.collection.split("_")[-1]) in _bag(op_role["collection"])
-    total = 0.35 * name + 0.2 * arg_score + 0.15 * text + 0.15 * kind_ok + 0.15 * noun
-    return round(total if kind_ok else total * 0.6, 3)  # a read never wraps a POST
+    best: JSONDict | None = None  # the best candidate, even below the threshold (printed)
+    written: tuple[str, ...] = ()  # what was written: shape, id format, example
+    kept: str = ""  # why something the spec has was not written
 
 
 def match(world: World, imported: list[JSONDict]) -> list[Match]:
     """The best operation for each tool of ``world`` (None below :data:`MIN_CONFIDENCE`)."""
+    operations = [operation(op) for op in imported]
+    common = common_words(list(world.tools))
     out = []
     for tool in world.tools:
-        best = max(imported, key=lambda op: score(tool, op), default=None)
-        confidence = score(tool, best) if best is not None else 0.0
-        out.append(Match(tool["name"], best if confidence >= MIN_CONFIDENCE else None, confidence))
+        scored = ranked(tool, operations, common) if operations else []
+        best = scored[0] if scored else None
+        confidence = best.confidence if best else 0.0
+        op = best.operation.tool if best else None
+        out.append(Match(tool["name"], op if confidence >= MIN_CONFIDENCE else None, confidence, op))
     return out
 
 
-def apply(data: JSONDict, matches: list[Match], demonstrations: dict[str, JSONDict]) -> tuple[JSONDict, int]:
+def _plain_key(shape: JSONDict, key_field: str) -> JSONDict:
+    """``shape`` with its key's schema cut to its type when the spec says nothing of the key's format
+    (``{"type": "string", "maxLength": 5000}``): the catalog's or profile's convention then decides."""
+    props = shape.get("properties")
+    if not isinstance(props, dict):
+        return shape
+    key = props.get(key_field)
+    if not isinstance(key, dict) or any(k in key for k in _FORMAT_WORDS):
+        return shape
+    plain = {k: v for k, v in key.items() if k in ("type", "description")}
+    return {**shape, "properties": {**props, key_field: plain}}
+
+
+def _additive(shape: JSONDict, args: JSONDict, depth: int = 0) -> JSONDict:
+    """``shape`` with the fields the tool's arguments set typed as the arguments are: the catalog's own
+    values win (a ``start`` string is kept, not regenerated as the spec's ``{"dateTime": ...}``); the
+    same in the objects of a list or a wrapper (``{"channels": [...]}``, ``{"data": {...}}``)."""
+    if depth > 2:
+        return shape
+    if shape.get("type") == "array" and isinstance(shape.get("items"), dict):
+        return {**shape, "items": _additive(shape["items"], args, depth + 1)}
+    props = shape.get("properties")
+    if not isinstance(props, dict):
+        return shape
+    kept: JSONDict = {}
+    for name, sub in props.items():
+        arg = args.get(name)
+        if isinstance(arg, dict) and isinstance(sub, dict) and arg.get("type") and _kinds(arg) & _kinds(sub) == set():
+            kept[name] = {k: v for k, v in arg.items() if k in ("type", "format", "enum")}
+        elif isinstance(sub, dict) and (sub.get("type") == "array" or depth == 0 and len(props) <= 2):
+            kept[name] = _additive(sub, args, depth + 1)
+        else:
+            kept[name] = sub
+    return {**shape, "properties": kept}
+
+
+def _kinds(schema: JSONDict) -> set[str]:
+    kind = schema.get("type")
+    return {str(k) for k in (kind if isinstance(kind, list) else [kind]) if k and k != "null"}
+
+
+def _profiled(profile: service_profiles.ServiceProfile | None, tool: JSONDict, names: list[str],
+              op_collection: str) -> str:
+    """What of ``tool``'s answers its service profile already describes ("" for nothing): the tool's
+    collection or the operation's (``issue_write`` is POST .../issues)."""
+    if profile is None:
+        return ""
+    said = {w for n in names for w in words(n)}
+    for collection in (infer_role(tool).collection, op_collection):
+        noun = singular(collection).split("_")[-1]
+        if noun and profile.entity(noun, said) is not None:
+            return f"the {profile.name} profile's {noun}"
+    envelope = profile.envelope
+    if envelope is not None and (envelope.entity or envelope.listing or envelope.deleted or envelope.always):
+        return f"the {profile.name} profile's envelope"
+    return ""
+
+
+def apply(data: JSONDict, matches: list[Match], demonstrations: dict[str, JSONDict],
+          world: World | None = None, with_examples: bool = False) -> tuple[JSONDict, int]:
     """``data`` (the world file as parsed) with matched shapes, id formats and examples; the count enriched."""
     out = dict(data)
     tools = [dict(t) for t in out["tools"]]
     by_name = {t["name"]: t for t in tools}
+    names = list(by_name)
+    profile = service_profiles.detect(tools, world.name if world is not None else "")
+    known_formats = {c for t in tools for c in ((t.get("_meta") or {}).get(ID_FORMATS_META) or {})}
     demos = list(out.get("demonstrations") or [])
     done = 0
     for m in matches:
@@ -92,23 +147,62 @@ def apply(data: JSONDict, matches: list[Match], demonstrations: dict[str, JSONDi
         tool = by_name[m.tool]
         meta = dict(tool.get("_meta") or {})
         op_meta = m.operation["_meta"]
-        shape = m.operation.get("outputSchema") or op_meta.get(OUTPUT_SHAPE_META)
-        if tool.get("outputSchema") is None and shape:
-            meta[OUTPUT_SHAPE_META] = shape
         role = infer_role(tool)
+        op_role = op_meta.get("agentworld/role") or {}
+        covered = _profiled(profile, tool, names, str(op_role.get("collection") or ""))
+        written: list[str] = []
+        shape = m.operation.get("outputSchema") or op_meta.get(OUTPUT_SHAPE_META)
+        own = tool.get("outputSchema") is not None or OUTPUT_SHAPE_META in meta
+        if own:
+            m.kept = "its own outputSchema" if tool.get("outputSchema") is not None else "its own output shape"
+        elif covered:
+            m.kept = covered
+        elif role.style != "record":  # files, graphs, SQL: their engines answer as those servers print
+            m.kept = f"its {role.style} answers"
+        elif role.kind not in _SHAPED_KINDS or op_role.get("kind") != role.kind:
+            # a list's items, an update's or an action's answer in the spec's shape lost what the catalog's
+            # state shows (posted messages missing from a channel's history, an update's new start)
+            m.kept = f"its {role.kind} answers"
+        elif isinstance(shape, dict) and shape:
+            args = dict((tool.get("inputSchema") or {}).get("properties") or {})
+            meta[OUTPUT_SHAPE_META] = _additive(_plain_key(shape, role.key_field), args)
+            written.append("shape")
         formats = op_meta.get(ID_FORMATS_META) or {}
-        if formats:
-            meta[ID_FORMATS_META] = {role.collection: next(iter(formats.values()))}
+        fmt = formats.get(op_role.get("collection")) or (next(iter(formats.values())) if len(formats) == 1 else None)
+        if fmt and role.collection not in known_formats and not covered:
+            meta[ID_FORMATS_META] = {role.collection: fmt}
+            known_formats.add(role.collection)
+            written.append("id format")
         meta["agentworld/openapi"] = {**op_meta["agentworld/openapi"], "confidence": m.confidence}
         tool["_meta"] = meta
-        demo = demonstrations.get(m.operation["name"])
-        if demo is not None and tool.get("outputSchema") is None:
+        demo = demonstrations.get(m.operation["name"]) if with_examples else None
+        # an example is another account's data (``octocat/Hello-World``): as a demonstration its urls and
+        # ids teach the model the wrong ones (measured: fewer realism checks hold), so only on request
+        if demo is not None and "shape" in written and profile is None:
             demos.append({"tool": m.tool, "arguments": {}, "response": demo["response"]})
+            written.append("example")
+        m.written = tuple(written)
         done += 1
     out["tools"] = tools
     if demos:
         out["demonstrations"] = demos
     return out, done
+
+
+def report(matches: list[Match]) -> list[str]:
+    """One line per tool, most confident first: the operation, what was written or why not."""
+    lines = []
+    for m in sorted(matches, key=lambda m: -m.confidence):
+        op = m.operation or m.best
+        where = op["_meta"]["agentworld/openapi"] if op else None
+        target = f"{where['method']} {where['path']}" if where else "no operation"
+        if m.operation is None:
+            lines.append(f"  {m.confidence:.2f}  {m.tool} -> unmatched (best: {target}; left as it is)")
+            continue
+        wrote = ", ".join(m.written) or "nothing"
+        lines.append(f"  {m.confidence:.2f}  {m.tool} -> {target}: wrote {wrote}"
+                     + (f" (kept {m.kept})" if m.kept else ""))
+    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -130,12 +224,10 @@ def run(args: argparse.Namespace) -> int:
         data = {"tools": data}
     if not isinstance(data.get("tools"), list):
         data["tools"] = [dict(t) for t in world.tools]
-    enriched, done = apply(data, matches, demos)
+    enriched, done = apply(data, matches, demos, world, with_examples=bool(getattr(args, "openapi_examples", False)))
     write(Path(args.output), enriched, source=source)
-    for m in sorted(matches, key=lambda m: -m.confidence):
-        where = m.operation["_meta"]["agentworld/openapi"] if m.operation else None
-        target = f"{where['method']} {where['path']}" if where else "unmatched (left as it is)"
-        print(f"  {m.confidence:.2f}  {m.tool} -> {target}")
-    print(f"enriched {done} of {len(matches)} tools from {found.data['name']}'s {len(imported)} operations; "
-          f"wrote {args.output}; review the matches above before committing it", file=sys.stderr)
+    print("\n".join(report(matches)))
+    print(f"matched {done} of {len(matches)} tools to {found.data['name']}'s {len(imported)} operations "
+          f"(confidence >= {MIN_CONFIDENCE}); wrote {args.output}; review the matches above before committing it",
+          file=sys.stderr)
     return 0
