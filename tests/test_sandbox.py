@@ -107,24 +107,25 @@ async def test_an_attached_file_is_not_read_not_even_the_servers_own_state(tmp_p
         call = _caller(session)
         assert (await call("execute_sql", {"sql": "CREATE TABLE t (a INTEGER)"}))[0] is False
         for target, table in ((victim, "secrets"), (state, "sqlite_master")):
-            is_error, text = await call("execute_sql", {"sql": f"ATTACH '{target}' AS v; SELECT * FROM v.{table}"})
-            assert is_error and text.startswith("not authorized: attaching database files")
+            # refused, in band as the analytics engine's servers print database errors
+            _, text = await call("execute_sql", {"sql": f"ATTACH '{target}' AS v; SELECT * FROM v.{table}"})
+            assert text.startswith("Database error: not authorized: attaching database files")
             assert "TOPSECRET" not in text and "CREATE" not in text
         # Denied in any position of a multi-statement query, and after sqlglot's translation.
-        is_error, text = await call("execute_sql", {"sql": f"SELECT 1; ATTACH DATABASE '{victim}' AS w"})
-        assert is_error and "not authorized" in text
+        _, text = await call("execute_sql", {"sql": f"SELECT 1; ATTACH DATABASE '{victim}' AS w"})
+        assert text.startswith("Database error: not authorized")
 
 
 async def test_extensions_and_settings_of_consequence_are_refused_and_harmless_switches_are_not(
         tmp_path: Path) -> None:
     async with stdio_session(str(_analytics_world(tmp_path))) as session:
         call = _caller(session)
-        is_error, text = await call("execute_sql", {"sql": f"SELECT load_extension('{tmp_path / 'ext.so'}')"})
-        assert is_error and "not authorized" in text and "load_extension" in text.lower()  # sqlglot upper-cases it
+        _, text = await call("execute_sql", {"sql": f"SELECT load_extension('{tmp_path / 'ext.so'}')"})
+        assert text.startswith("Database error: not authorized") and "load_extension" in text.lower()  # sqlglot upper-cases it
         for pragma in ("journal_mode = WAL", "soft_heap_limit = 1", "writable_schema = ON", "max_page_count = 1"):
             name = pragma.split()[0]
             assert await call("execute_sql", {"sql": f"PRAGMA {pragma}"}) == (
-                True, f"not authorized: PRAGMA {name} cannot be set on this server")
+                False, f"Database error: not authorized: PRAGMA {name} cannot be set on this server")
         assert (await call("execute_sql", {"sql": "PRAGMA foreign_keys = ON"}))[0] is False
         assert (await call("execute_sql", {"sql": "PRAGMA journal_mode"}))[0] is False  # reading is fine
     assert sorted(p.name for p in tmp_path.iterdir()) == ["analytics.json"]
@@ -148,12 +149,13 @@ async def test_a_runaway_recursive_query_is_interrupted_while_another_session_is
 async def test_a_runaway_statement_of_a_multi_statement_query_is_interrupted(tmp_path: Path) -> None:
     async with stdio_session(str(_analytics_world(tmp_path)), env={"AGENTWORLD_SQL_TIMEOUT": "0.5"}) as session:
         call = _caller(session)
-        # worded as the analytics engine words an interrupted query
+        # worded as the analytics engine words an interrupted query, in band as its servers
+        # print database errors (sql_engines.json)
         assert await call("execute_sql", {"sql": f"CREATE TABLE t (a INTEGER); {RUNAWAY}"}) == (
-            True, "INTERRUPT Error: Interrupted!")
+            False, "Database error: INTERRUPT Error: Interrupted!")
         # Nothing of an interrupted call is kept, as after a rollback.
         is_error, text = await call("execute_sql", {"sql": "SELECT count(*) AS n FROM t"})
-        assert is_error and "Table with name t does not exist" in text, text
+        assert not is_error and "Table with name t does not exist" in text, text
 
 
 async def test_an_interrupted_query_is_worded_as_postgres_words_a_statement_timeout() -> None:
@@ -202,11 +204,11 @@ async def test_ordinary_sql_still_works_in_both_conventions(tmp_path: Path) -> N
             "CREATE TABLE a (id INTEGER, n VARCHAR); INSERT INTO a VALUES (1, 'x'), (2, 'y'); "
             "CREATE TABLE b (id INTEGER, m VARCHAR); INSERT INTO b VALUES (2, 'q')")})
         assert is_error is False
-        is_error, text = await call("execute_sql", {"sql": "SELECT a.n, b.m FROM a JOIN b ON a.id = b.id"})
-        assert json.loads(text) == [{"n": "y", "m": "q"}]
-        is_error, text = await call("execute_sql", {"sql": "SELECT table_name FROM information_schema.tables "
-                                                           "ORDER BY table_name"})
-        assert json.loads(text) == [{"table_name": "a"}, {"table_name": "b"}]
+        # rows as the engine's Python driver prints them (sql_engines.json)
+        assert await call("execute_sql", {"sql": "SELECT a.n, b.m FROM a JOIN b ON a.id = b.id"}) == (
+            False, "[('y', 'q')]")
+        assert await call("execute_sql", {"sql": "SELECT table_name FROM information_schema.tables "
+                                                 "ORDER BY table_name"}) == (False, "[('a',), ('b',)]")
 
 
 # -- patterns from callers' input answer in bounded time --------------------------------------------
