@@ -123,3 +123,77 @@ async def test_without_output_schemas_data_returning_tools_answer_data(tmp_path:
     assert json.loads(paid.content[0].text) == {"credit_balance": 5.5}  # type: ignore[union-attr]
     # a tool that returns nothing may still acknowledge
     assert "completed successfully" in logged.content[0].text  # type: ignore[union-attr]
+
+
+# A bike-share depot: state that is no collection of records (a map of lockers to a two-valued state,
+# an account object holding a balance, bay charge levels), with typed and bare tools over it.
+LOCK_STATES = "The state of the lockers. [Enum]: [\"locked\", \"unlocked\"]"
+DEPOT: dict[str, Any] = {
+    "name": "depot",
+    "seed": {"depot": [{"lockerStatus": {"a1": "unlocked", "a2": "unlocked", "b1": "locked"},
+                        "account": {"member_id": 77, "credit": 12.5},
+                        "northBayCharge": 80, "southBayCharge": 64, "shelterState": "open"}]},
+    "tools": [
+        _tool("secureLockers", "Locks or unlocks lockers of the depot.",
+              {"unlock": {"type": "boolean"}, "lockers": {"type": "array", "items": {"type": "string"}}},
+              {"lockerStatus": {"type": "string", "description": LOCK_STATES},
+               "remainingUnlockedLockers": {"type": "integer"}}),
+        _tool("lock_lockers", "Locks the given lockers.",
+              {"lockers": {"type": "array", "items": {"type": "string"}}}),
+        _tool("showDepot", "Shows the depot's state.",
+              {"option": {"type": "string", "description": "What to show. [Enum]: [\"charge\", \"lockers\", \"shelter\"]"}}),
+        _tool("top_up_credit", "Top up the member's credit.", {"amount": {"type": "number"}}),
+        _tool("spend_credit", "Spend credit on a ride.", {"amount": {"type": "number"}},
+              {"new_credit": {"type": "number"}}),
+        _tool("get_account", "Get the member's account.", {}),
+        _tool("start_charging", "Starts charging a bay.", {"bay": {"type": "string"}},
+              {"status": {"type": "string", "description": "The status of the charging."}}),
+    ],
+}
+
+
+async def test_a_list_argument_sets_part_of_a_two_valued_map_and_counts_what_remains(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path, DEPOT)) as session:
+        locked = await session.call_tool("secureLockers", {"unlock": False, "lockers": ["a1"]})
+        shown = await session.call_tool("showDepot", {"option": "lockers"})
+        opened = await session.call_tool("secureLockers", {"unlock": True, "lockers": ["a1", "b1"]})
+    assert locked.structuredContent == {"lockerStatus": "locked", "remainingUnlockedLockers": 1}
+    assert json.loads(shown.content[0].text) == {  # type: ignore[union-attr]
+        "lockerStatus": {"a1": "locked", "a2": "unlocked", "b1": "locked"}}
+    assert opened.structuredContent == {"lockerStatus": "unlocked", "remainingUnlockedLockers": 3}
+
+
+async def test_without_output_schema_a_map_change_answers_the_map_as_changed(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path, DEPOT)) as session:
+        locked = await session.call_tool("lock_lockers", {"lockers": ["a2"]})
+        shown = await session.call_tool("showDepot", {"option": "lockers"})
+    changed = {"lockerStatus": {"a1": "unlocked", "a2": "locked", "b1": "locked"}}
+    assert json.loads(locked.content[0].text) == changed  # type: ignore[union-attr]
+    assert json.loads(shown.content[0].text) == changed  # type: ignore[union-attr]
+
+
+async def test_an_option_argument_shows_the_group_of_state_fields_it_names(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path, DEPOT)) as session:
+        charge = await session.call_tool("showDepot", {"option": "charge"})
+        shelter = await session.call_tool("showDepot", {"option": "shelter"})
+    assert json.loads(charge.content[0].text) == {"northBayCharge": 80, "southBayCharge": 64}  # type: ignore[union-attr]
+    assert json.loads(shelter.content[0].text) == {"shelterState": "open"}  # type: ignore[union-attr]
+
+
+async def test_an_amount_changes_a_balance_held_inside_an_object_of_the_state(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path, DEPOT)) as session:
+        topped = await session.call_tool("top_up_credit", {"amount": 5})
+        spent = await session.call_tool("spend_credit", {"amount": 2.5})
+        account = await session.call_tool("get_account", {})
+    assert json.loads(topped.content[0].text) == {"credit": 17.5}  # type: ignore[union-attr]
+    assert spent.structuredContent == {"new_credit": 15.0}
+    # the member id is an identifier, never an amount; the account reads back as changed
+    assert json.loads(account.content[0].text) == {"member_id": 77, "credit": 15.0}  # type: ignore[union-attr]
+
+
+async def test_a_status_field_about_the_tools_own_operation_is_a_line_naming_the_call(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path, DEPOT)) as session:
+        started = await session.call_tool("start_charging", {"bay": "north"})
+    assert not started.isError
+    body = started.structuredContent or {}
+    assert list(body) == ["status"] and "north" in body["status"]

@@ -17,7 +17,7 @@ for what the episode's state (the seed is its truth) already holds for it:
   named like a collection (``favourites`` and a seeded ``favourite_list``: the collection's
   items, a one-field item as its value) or like a field of the standing state
   (``wallet_summary``), read as stored.
-* **arithmetic the description states**: a numeric argument (``waterAmount``, ``amount``)
+* **arithmetic the description states** (:mod:`.env_state_amounts`): a numeric argument (``waterAmount``, ``amount``)
   changes the standing state's numeric field it names (``waterLevel``; a bare ``amount`` the
   field the answer names, ``new_balance`` -> ``balance``), added by filling verbs (fill, add,
   fund, deposit, top up...) and taken away by spending verbs (withdraw, spend, use...); a
@@ -33,27 +33,20 @@ Everything here is a pure function of the step; effects are returned, never appl
 from __future__ import annotations
 
 import copy
-import re
 from typing import Any
 
 from ...state.ledger import Effect, Entity
 from ...world.roles import ToolRole, singular, words
 from ..base import Prediction, Step
 from .determined import name_key, standing
+from .env_state_amounts import arithmetic
+from .env_state_maps import described_enum, map_change
 
 JSONDict = dict[str, Any]
 
 #: Leading verbs of a tool that returns what it names (``get_part_info``, ``check_soil_moisture``).
 READ_VERBS = frozenset({"get", "read", "fetch", "show", "view", "describe", "retrieve", "lookup", "load", "info",
                         "inspect", "display", "check", "query", "see", "find"})
-_ADDING = frozenset({"fill", "add", "fund", "deposit", "top", "refill", "increase", "charge", "credit", "load",
-                     "raise", "increment", "recharge", "topup", "boost"})
-_TAKING = frozenset({"withdraw", "spend", "use", "decrease", "debit", "reduce", "consume", "drain", "subtract",
-                     "lower", "decrement", "pay", "deduct"})
-_AMOUNT_WORDS = frozenset({"amount", "quantity", "delta", "by", "value", "volume", "qty"})
-_CAPACITY = re.compile(r"(?:up to|at most|maximum(?: of)?|max(?:imum)? capacity(?: of)?|capacity of|"
-                       r"cannot exceed|no more than)\s+(-?\d+(?:\.\d+)?)", re.IGNORECASE)
-_DESCRIBED_ENUM = re.compile(r"(?:\[enum\]\s*:?|one of\s*:?)\s*\[?([^\]\n.]+)\]?", re.IGNORECASE)
 
 
 def verb_of(step: Step) -> str:
@@ -112,6 +105,8 @@ def named_state(step: Step, name: str) -> Any:
             items = [e.fields for e in ledger.items(collection)]
             if len(items) > 1 or (items and len(items[0]) == 1):
                 return [next(iter(i.values())) if len(i) == 1 else copy.deepcopy(i) for i in items]
+            if items and name_key(singular(collection)) == name_key(singular(name)):
+                return copy.deepcopy(items[0])  # ``wallet_info``: the one record of that name, as stored
     for entity in standing(step):
         for field, value in entity.fields.items():
             if name_key(field) == key:
@@ -119,63 +114,7 @@ def named_state(step: Step, name: str) -> Any:
     return None
 
 
-# -- arithmetic --------------------------------------------------------------------------------
-
-
-def arithmetic(step: Step) -> dict[str, tuple[Entity, str, float]]:
-    """Standing numeric fields the call changes by an amount: answer name key -> (entity, field, new value)."""
-    tokens = set(words(step.tool.name))
-    sign = 1 if tokens & _ADDING else -1 if tokens & _TAKING else 0
-    if not sign:
-        return {}
-    amounts = {n: v for n, v in step.arguments.items()
-               if isinstance(v, (int, float)) and not isinstance(v, bool) and set(words(n)) & _AMOUNT_WORDS}
-    if len(amounts) != 1:
-        return {}
-    (arg, amount), = amounts.items()
-    stem = set(words(arg)) - _AMOUNT_WORDS  # ``waterAmount`` -> water
-    out_names = list((step.tool.output_schema or {}).get("properties") or {})
-    numeric = [(e, f, v) for e in standing(step) for f, v in e.fields.items()
-               if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    # the field the argument names (``waterAmount`` -> ``waterLevel``), else the one the answer names
-    named = [t for t in numeric if stem & set(words(t[1]))] or [
-        t for t in numeric if any(_names_field(o, t[1]) for o in out_names)]
-    changed: dict[str, tuple[Entity, str, float]] = {}
-    for entity, field, value in named:
-        answer = next((o for o in out_names if _names_field(o, field)), None)
-        new = value + sign * amount
-        cap = _capacity(step)
-        if cap is not None and sign > 0:
-            new = min(new, cap)
-        new = float(new) if isinstance(value, float) or isinstance(amount, float) else new
-        changed[name_key(answer or field)] = (entity, field, new)
-    return changed if len({(e.key, f) for e, f, _ in changed.values()}) == 1 else {}
-
-
-def _names_field(answer_name: str, field: str) -> bool:
-    """``new_balance``, ``updated_balance``, ``balance`` all name ``balance``."""
-    bare = [w for w in words(answer_name) if w not in ("new", "updated", "current", "remaining", "final", "after")]
-    return bool(bare) and name_key("_".join(bare)) == name_key(field)
-
-
-def _capacity(step: Step) -> float | None:
-    found = _CAPACITY.search(step.tool.description or "")
-    return float(found.group(1)) if found else None
-
-
 # -- a state a boolean picks -------------------------------------------------------------------
-
-
-def described_enum(schema: Any) -> list[str]:
-    """The values a field's description lists (``[Enum]: ["locked", "unlocked"]``, ``one of: a, b``)."""
-    if not isinstance(schema, dict):
-        return []
-    if isinstance(schema.get("enum"), list):
-        return [str(v) for v in schema["enum"]]
-    found = _DESCRIBED_ENUM.search(str(schema.get("description") or ""))
-    if not found:
-        return []
-    return [v.strip().strip("'\"") for v in found.group(1).split(",") if v.strip().strip("'\"")]
 
 
 def picked(step: Step, schema: Any) -> str | None:
@@ -190,6 +129,49 @@ def picked(step: Step, schema: Any) -> str | None:
             if name_key(option).startswith(name_key(arg)) and name_key(arg):
                 return option if flag else options[1 - i]
     return None
+
+
+# -- parts of the standing state a read names ----------------------------------------------------
+
+
+def field_group(step: Step, noun: str) -> JSONDict:
+    """The standing fields whose names hold every word of ``noun`` (``soil_moisture`` ->
+    ``northSoilMoisture``, ``southSoilMoisture``...): the group a read like ``check_soil_moisture`` shows."""
+    wanted = {singular(w) for w in words(noun)}
+    if not wanted:
+        return {}
+    return {f: copy.deepcopy(v) for e in standing(step) for f, v in e.fields.items()
+            if wanted <= {singular(w) for w in words(f)}}
+
+
+def _like_group(group: JSONDict) -> JSONDict:
+    """A group named by a tool's noun alone counts when it is several fields of one kind (four moisture readings),
+    not a record's assorted fields that happen to share a word (``user_id``, ``username``)."""
+    kinds = {type(v).__name__ if not isinstance(v, (int, float)) or isinstance(v, bool) else "number"
+             for v in group.values()}
+    return group if len(group) >= 2 and len(kinds) == 1 else {}
+
+
+def selected_fields(step: Step) -> JSONDict:
+    """The standing fields an option argument picks: an argument whose schema lists its values
+    (``option: "water"`` of ``[Enum]: ["water", "valves", ...]``) selects the fields named by that value
+    (``waterLevel``; ``valves`` -> ``valveStatus``)."""
+    props = step.tool.input_schema.get("properties") or {}
+    for arg, value in step.arguments.items():
+        if isinstance(value, str) and value in described_enum(props.get(arg)):
+            group = field_group(step, value)
+            if group:
+                return group
+    return {}
+
+
+def _within(schema: Any, selection: JSONDict) -> JSONDict | None:
+    """``selection`` as the object field ``schema`` describes holds it (its properties named like the fields)."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        return None
+    names = {name_key(n): n for n in schema["properties"]}
+    chosen = {names[name_key(f)]: v for f, v in selection.items() if name_key(f) in names}
+    return chosen or None
 
 
 # -- the answer ---------------------------------------------------------------------------------
@@ -208,26 +190,42 @@ def environment_answer(step: Step, role: ToolRole) -> Prediction | None:
         if record is not None and reads(step):
             return Prediction(copy.deepcopy(record.fields), effects=[])
         if changes:
-            _, field, new = next(iter(changes.values()))
-            return Prediction({field: new}, effects=_stored(changes))
+            change = next(iter(changes.values()))
+            return Prediction({change.field: change.new}, effects=change.effects())
+        if (mapped := map_change(step)) is not None:  # the map as changed (``doorStatus: {...}``)
+            return Prediction({mapped.field: copy.deepcopy(mapped.new)}, effects=[mapped.effect()])
         if reads(step):
-            noun = "_".join(t for t in words(step.tool.name) if t not in READ_VERBS)
+            tokens = words(step.tool.name)
+            while tokens[1:] and tokens[0] in READ_VERBS:  # ``get_wallet_info``: the noun keeps its ``info``
+                tokens = tokens[1:]
+            noun = "_".join(tokens)
+            if selection := selected_fields(step):  # an option picks part of the state: that part alone
+                return Prediction(selection, effects=[])
             state = named_state(step, noun) if noun else None
             if state is not None:
-                return Prediction(state if isinstance(state, (dict, list)) else {noun: state}, effects=[])
+                # a list is answered under the name the tool calls it by (``{"shortlist": [...]}``)
+                return Prediction(state if isinstance(state, dict) else {noun: state}, effects=[])
+            if group := _like_group(field_group(step, noun)):
+                return Prediction(group, effects=[])
         return None
     known = determined.known_values(step)
-    if record is not None:
-        for name, value in record.fields.items():  # the record as stored; the call's own arguments still win
-            known.setdefault(name_key(name), value)
+    if record is not None:  # the record as stored wins over the standing state; the call's own arguments still win
+        given = {name_key(n) for n in step.arguments}
+        known.update({name_key(n): v for n, v in record.fields.items() if name_key(n) not in given})
+    mapped = map_change(step)
+    selection = selected_fields(step) if reads(step) else {}
     props = out.get("properties") or {}
     extra: dict[str, Any] = {}
     for name, sub in props.items():
         key = name_key(name)
         if key in changes:
-            extra[key] = changes[key][2]
+            extra[key] = changes[key].new
         elif (choice := picked(step, sub)) is not None:
             extra[key] = choice
+        elif mapped is not None and (count := mapped.count(name)) is not None:
+            extra[key] = count
+        elif selection and (chosen := _within(sub, selection)):
+            extra[key] = chosen
         elif key not in known and (state := named_state(step, name)) is not None and determined._fits(
                 state, sub if isinstance(sub, dict) else None):
             extra[key] = state
@@ -240,13 +238,13 @@ def environment_answer(step: Step, role: ToolRole) -> Prediction | None:
     if record is None and not changes and not extra:
         return None
     body = determined.settle(body, out, {**known, **extra})
-    effects = determined.applied(step) if not changes else _stored(changes)
+    for name in props:  # a selected part of the state is answered alone (settle fills a sub-object whole)
+        if name_key(name) in extra and isinstance(extra[name_key(name)], dict):
+            body[name] = copy.deepcopy(extra[name_key(name)])
+    effects = determined.applied(step) if not changes else [e for c in changes.values() for e in c.effects()]
+    if mapped is not None:
+        effects = [*effects, mapped.effect()]
     return Prediction(conform(body, out, step.rng), effects=effects)
-
-
-def _stored(changes: dict[str, tuple[Entity, str, float]]) -> list[Effect]:
-    entity, field, new = next(iter(changes.values()))
-    return [Effect("update", entity.collection, entity.key, {field: new})]
 
 
 __all__ = ["addressed", "arithmetic", "described_enum", "environment_answer", "named_state", "picked", "reads"]
@@ -298,8 +296,10 @@ def membership_answer(step: Step, role: ToolRole) -> Prediction | None:
     else:
         return None
     out = step.tool.output_schema
-    if not out:
-        return Prediction({collection: names}, effects=effects)
+    if not out:  # under the name the tool calls the list by (``add_to_shortlist`` -> ``shortlist``)
+        tokens = words(step.tool.name)
+        after = next((tokens[i + 1:] for i, t in enumerate(tokens) if t in ("to", "from") and i > 0), None)
+        return Prediction({"_".join(after) if after else collection: names}, effects=effects)
     from ...world import values
     from .common import conform
 

@@ -58,8 +58,8 @@ def new_key(step: Step, role: ToolRole, schema: JSONDict | None, offset: int = 0
     scope = role.scope_of(step.arguments)
     number = step.episode.ledger.next_number(role.collection, scope) + offset
     counted = counter_field(step, role)
-    if counted is not None:  # the seed's own sequence (``order_counter: 12446``) continues
-        number = max(number, counted[2] + offset)
+    if counted is not None:  # the seed's own sequence continues (``order_counter: 12446``; ``tweet_counter: 0`` is 0)
+        number = _free_number(step, role, counted[2] + offset)
     key_schema = ((schema or {}).get("properties") or {}).get(role.key_field) or {}
     declared = key_schema.get("type")
     kinds: list[Any] = declared if isinstance(declared, list) else [declared]
@@ -141,6 +141,14 @@ def counter_effects(step: Step, role: ToolRole, keys: list[Any]) -> list[Effect]
     return [Effect("update", entity.collection, entity.key, {name: value})]
 
 
+def _free_number(step: Step, role: ToolRole, number: int) -> int:
+    """``number``, or the next one no live entity of the collection is keyed by (a counter may lag its records)."""
+    ledger = step.episode.ledger
+    while ledger.get(role.collection, role.scoped(step.arguments, str(number))) is not None:
+        number += 1
+    return number
+
+
 def _numeric_keys(step: Step, role: ToolRole) -> bool:
     """Whether the collection's existing entities are keyed by numbers written as strings."""
     keys = [e.fields.get(role.key_field) for e in step.episode.ledger.items(role.collection)]
@@ -213,6 +221,7 @@ def starting_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any
             if isinstance(sub, dict) and sub.get("type") == "boolean":
                 fields[flag] = False  # a new item is not done yet
     _profiled_fields(step, role, fields, key_value, props)
+    _session_fields(step, fields, props or {name: {} for name in known.fields})
     if props:
         return
     if role.key_field != "number" and known.key_type == "integer" and "number" in known.fields:
@@ -227,6 +236,24 @@ def starting_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any
             fields[name] = 0
         elif name not in fields and name in c.inactive_flags:
             fields[name] = False
+
+
+#: Words naming who acts in a session: a new record's field of that name is the session's (the logged-in user).
+_ACTOR_WORDS = frozenset({"user", "username", "author", "owner", "creator", "sender", "poster", "account", "login"})
+
+
+def _session_fields(step: Step, fields: JSONDict, props: JSONDict) -> None:
+    """Fields naming who acts (``username``, ``author``) that the world's standing state holds by the same
+    name (a session record's ``username``, set by the seed or a login) are the new record's: the logged-in
+    user posts, not a stranger. Only string values, and only fields the caller did not give."""
+    from ...world.roles import words
+    from .determined import name_key, standing
+
+    session = {name_key(f): v for e in standing(step) if e.collection != step.role.collection
+               for f, v in e.fields.items() if isinstance(v, str) and v and set(words(f)) & _ACTOR_WORDS}
+    for name in props:
+        if name not in fields and set(words(name)) & _ACTOR_WORDS and name_key(name) in session:
+            fields[name] = session[name_key(name)]
 
 
 def _profiled_fields(step: Step, role: ToolRole, fields: JSONDict, key_value: Any, props: JSONDict) -> None:

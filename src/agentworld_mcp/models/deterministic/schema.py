@@ -29,11 +29,15 @@ from .common import (
     CREATED_FIELDS, UPDATED_FIELDS, render_entity, render_list, is_scalar, clock, conform, error, fill,
     item_schema, not_found, now_iso,
 )
+from .declared import declared_only
+from .env_state_report import reported
 from .environment import addressed, membership_answer, reads
 from .forms import in_object_forms
 from .kv_text import worded
+from .linked import linked_answer, linked_role, recorded
 from .next_item import first_pending
-from .query_lang import holds, is_expression
+from .outcome_text import described
+from .query_lang import filter_query, listing as query_listing, predict_statement
 from .served import predict_as_served
 from .service_envelope import enveloped
 
@@ -64,6 +68,8 @@ def predict(step: Step) -> Prediction:
     """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
     if (served := predict_as_served(step, predict)) is not None:  # wrapped results, in-band failures: served.py
         return served
+    if (queried := predict_statement(step)) is not None:  # ``SELECT ... FROM Account`` over records: query_statement.py
+        return queried
     from .engines import predict_by_engine  # workbooks, documents, shells, arithmetic: engines/
 
     if (by_engine := predict_by_engine(step)) is not None:
@@ -85,10 +91,15 @@ def predict(step: Step) -> Prediction:
         from .sql import predict_sql
 
         return predict_sql(step, role)
+    role = linked_role(step, role)  # the entity the state holds under a longer name (``delivery_vans``)
     handler = _HANDLERS.get(role.kind, action_answer)
+    # records another tool holds (linked.py), else the role's handler; outcome fields written from the call
+    answer = described(step, recorded(step, role, linked_answer(step, role) or handler(step, role)))
+    answer = declared_only(step, role, answer)  # a typed answer keeps to its declared fields (declared.py)
+    answer = reported(step, role, answer)  # an operation's status line (env_state_report.py)
     # a profiled service's envelope (Slack's ``ok: true``) around a key-value store's prose around
     # the first pending item of a ``get_next_task`` (one item, not a list)
-    return enveloped(step, role, worded(step, role, first_pending(step, role, handler(step, role))))
+    return enveloped(step, role, worded(step, role, first_pending(step, role, answer)))
 
 
 # -- record style: REST-like entities with ids ------------------------------------------------------
@@ -459,6 +470,9 @@ def _listed(step: Step, role: ToolRole, collections: list[ToolRole]) -> Predicti
         schema = item_schema(step, within, many=True)
         found += [(e.fields, e, within) for e in step.episode.ledger.items(within.collection)
                   if matches(e.fields, step.arguments, within, schema, step) and records.active(step, within, e.fields)]
+    found, unreadable = query_listing(step, role, found, lambda hit: hit[0])  # ORDER BY/LIMIT, or the query's error
+    if unreadable is not None:
+        return unreadable
     query = step.arguments.get(role.query_arg) if role.query_arg else None
     if isinstance(query, str) and query.strip():
         found = ranking.rank(query, found, lambda hit: hit[0])  # best match first, ties in ledger order
@@ -489,8 +503,8 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
         wanted = arguments.get(name)
         if wanted is None or isinstance(wanted, (dict, list)):
             continue
-        if name not in item and is_expression(name, wanted):  # ``jql: project = ROC``, ``filter: p1``
-            if not holds(wanted, item, _haystack(item)):
+        if name not in item and (query := filter_query(step, name, wanted)) is not None:  # ``jql``, ``$filter``: query_lang.py
+            if not query(item):
                 return False
             continue
         if step is not None and records.wants_all(step, role, name):
@@ -549,14 +563,6 @@ def _equal(have: Any, wanted: Any) -> bool:
 
 
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _haystack(value: Any) -> str:
-    if isinstance(value, dict):
-        return " ".join(_haystack(v) for v in value.values())
-    if isinstance(value, list):
-        return " ".join(_haystack(v) for v in value)
-    return str(value).casefold() if isinstance(value, str) else ""
 
 
 _HANDLERS = {
