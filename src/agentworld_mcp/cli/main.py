@@ -403,7 +403,7 @@ def worker_app() -> Any:
     return transport.http_app(
         sim, default_episode=args.episode, extra_routes=_admin_routes(sim) if args.admin else None,
         auth_token=token, allowed_hosts=hosts, allowed_origins=args.allow_origin, stateless=True,
-        on_shutdown=sim.aclose,
+        on_shutdown=sim.aclose, freeze_heap=True,
     )
 
 

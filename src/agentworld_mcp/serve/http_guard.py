@@ -45,6 +45,9 @@ _SIMPLE_CONTENT_TYPES = ("text/plain", "application/x-www-form-urlencoded", "mul
 MAX_BODY = MAX_MESSAGE_BYTES  # one limit for a message, over HTTP and stdio alike
 
 
+#: How many distinct Host and Origin values a guard remembers its verdict on: a client names the
+#: same few on every request, and a stranger sending a new one each time cannot grow the memo.
+_VERDICTS_KEPT = 64
 #: A Host header: a name or dotted quad, or a bracketed IPv6 literal, then an optional port.
 _HOST_HEADER = re.compile(r"(?:\[(?P<v6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._-]+))(?::(?P<port>[0-9]{1,5}))?")
 
@@ -93,6 +96,10 @@ class HttpGuard:
         self.token = token.encode() if token else None
         self.hosts = {h.lower() for h in allowed_hosts}
         self.origins = {o.lower().rstrip("/") for o in allowed_origins}
+        # Verdicts by header value, so a Host is parsed as an address once, not on every request:
+        # pure functions of the value and the settings above, which never change.
+        self._host_verdicts: dict[str, bool] = {}
+        self._origin_verdicts: dict[str, bool] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -144,6 +151,12 @@ class HttpGuard:
         return None
 
     def _host_allowed(self, host: str) -> bool:
+        return _remembered(self._host_verdicts, host, self._judge_host)
+
+    def _origin_allowed(self, origin: str) -> bool:
+        return _remembered(self._origin_verdicts, origin, self._judge_origin)
+
+    def _judge_host(self, host: str) -> bool:
         if "*" in self.hosts:
             return True
         parsed = split_host(host)
@@ -152,7 +165,7 @@ class HttpGuard:
         name, _ = parsed
         return is_loopback(name) or name in self.hosts or host.strip().lower() in self.hosts
 
-    def _origin_allowed(self, origin: str) -> bool:
+    def _judge_origin(self, origin: str) -> bool:
         if "*" in self.origins:
             return True
         lowered = origin.lower().rstrip("/")
@@ -162,6 +175,16 @@ class HttpGuard:
         if parts.scheme not in ("http", "https") or parts.username is not None or parts.password is not None:
             return False
         return is_loopback(parts.hostname or "")
+
+
+def _remembered(verdicts: dict[str, bool], value: str, judge: Callable[[str], bool]) -> bool:
+    """``judge(value)``, remembered for the first :data:`_VERDICTS_KEPT` values seen."""
+    verdict = verdicts.get(value)
+    if verdict is None:
+        verdict = judge(value)
+        if len(verdicts) < _VERDICTS_KEPT:
+            verdicts[value] = verdict
+    return verdict
 
 
 def _bare(host: str) -> str:

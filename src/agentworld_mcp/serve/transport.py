@@ -35,6 +35,7 @@ from typing import Any
 import anyio
 import httpx
 import mcp.types as types
+import pydantic_core
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.server.models import InitializationOptions
@@ -86,24 +87,26 @@ def build_server(sim: Simulator, *, default_episode: str | None = None) -> Serve
     call = tool_caller(sim, default_episode=default_episode)
 
     async def call_tool(request: types.CallToolRequest) -> types.ServerResult:
-        return await call(request, _episode_from_http(server))
+        result = await call(request, _episode_from_http(server))
+        return types.ServerResult(_bounded(request.params.name, result)[0])
 
     _register(server, types.ListToolsRequest, list_tools)
     _register(server, types.CallToolRequest, call_tool)
     return server
 
 
-ToolCaller = Callable[[types.CallToolRequest, "str | None"], Awaitable[types.ServerResult]]
+ToolCaller = Callable[[types.CallToolRequest, "str | None"], Awaitable[types.CallToolResult]]
 
 
 def tool_caller(sim: Simulator, *, default_episode: str | None = None) -> ToolCaller:
-    """The tools/call handler: a validated request (and the episode its HTTP request names) to its result.
+    """The tools/call handler: a validated request (and the episode its HTTP request names) to its
+    result, checked by the SDK's model (the size bound, :func:`_bounded`, comes after).
 
     The SDK's server calls it (:func:`build_server`), and so does the lean HTTP path
     (:func:`_fast_answer`): one handler, one answer, whichever path a call takes.
     """
 
-    async def call(request: types.CallToolRequest, http_episode: str | None) -> types.ServerResult:
+    async def call(request: types.CallToolRequest, http_episode: str | None) -> types.CallToolResult:
         params = request.params
         meta = (params.meta.model_extra or {}) if params.meta is not None else {}
         episode = meta.get(META_EPISODE)
@@ -115,23 +118,31 @@ def tool_caller(sim: Simulator, *, default_episode: str | None = None) -> ToolCa
             raise McpError(types.ErrorData(code=types.INVALID_PARAMS, message=str(exc))) from None
         except InjectedProtocolError as exc:  # a perturbation asked for a JSON-RPC error
             raise McpError(types.ErrorData(code=exc.code, message=exc.message)) from None
-        return types.ServerResult(types.CallToolResult.model_validate(_bounded(params.name, result.to_dict())))
+        return types.CallToolResult.model_validate(result.to_dict())
 
     return call
 
 
-def _bounded(tool: str, answer: JSONDict) -> JSONDict:
-    """``answer``, or the simulator-error result saying it is larger than :data:`MAX_RESULT_BYTES`."""
-    size = len(json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode())
+def _result_json(result: types.CallToolResult) -> bytes:
+    """The result's JSON as the SDK sends it (its model's serializer, aliases, no nulls)."""
+    return result.__pydantic_serializer__.to_json(result, by_alias=True, exclude_none=True)
+
+
+def _bounded(tool: str, result: types.CallToolResult) -> tuple[types.CallToolResult, bytes]:
+    """``result`` and its JSON, or the simulator-error result saying it is larger than
+    :data:`MAX_RESULT_BYTES`, and that one's JSON. The size measured is that of the JSON sent."""
+    encoded = _result_json(result)
+    size = len(encoded)
     if size <= MAX_RESULT_BYTES:
-        return answer
+        return result, encoded
     log.error("the answer to %s is %d bytes, past the %d-byte limit: sent as a simulator error", tool, size,
               MAX_RESULT_BYTES)
     text = (f"[agentworld-mcp simulator error: result_too_large] the simulated answer to {tool} is {size} bytes, "
             f"larger than the limit of {MAX_RESULT_BYTES} bytes for one tool result; ask for less (a narrower "
             "query, a smaller page). (This error comes from the simulator, not from the simulated tool.)")
-    return {"content": [{"type": "text", "text": text}], "isError": True,
-            "_meta": {SIMULATOR_ERROR_META: "result_too_large"}}
+    refused = types.CallToolResult.model_validate({"content": [{"type": "text", "text": text}], "isError": True,
+                                                   "_meta": {SIMULATOR_ERROR_META: "result_too_large"}})
+    return refused, _result_json(refused)
 
 
 def _register(server: Server, request_type: type, handler: Callable[[Any], Any]) -> None:
@@ -294,12 +305,16 @@ def http_app(
     on_shutdown: Callable[[], Awaitable[None]] | None = None,
     session_idle_timeout: float | None = 300.0,
     max_sessions: int | None = 1000,
+    freeze_heap: bool = False,
 ) -> Any:
     """A Starlette app serving the MCP endpoint at ``path`` (plus optional extra routes).
 
     ``stateless``: no MCP session kept between requests (any worker process can answer any
     request; episodes are chosen per request, never per process). Behind :class:`~agentworld_mcp.serve.http_guard.HttpGuard`: bearer token, Host and Origin checks,
-    admin routes closed to cross-site requests, every message screened.
+    admin routes closed to cross-site requests, every message screened. ``freeze_heap``: once
+    started, keep the heap built so far out of the garbage collector's scans
+    (:func:`~agentworld_mcp.serve.heap.freeze_startup_heap`); for a process that is only this
+    server (``serve`` sets it), never for an app embedded in someone else's process.
     """
     from .http_guard import HttpGuard
 
@@ -309,6 +324,7 @@ def http_app(
     from starlette.routing import Mount, Route
 
     from .fast_path import FastToolCalls
+    from .heap import freeze_startup_heap
 
     server = build_server(sim, default_episode=default_episode)
     manager = _session_manager(server, stateless=stateless, session_idle_timeout=session_idle_timeout,
@@ -321,6 +337,8 @@ def http_app(
     async def lifespan(app: Any) -> AsyncIterator[None]:
         try:
             async with manager.run():
+                if freeze_heap:  # the p99: full collections stop scanning what start-up built
+                    freeze_startup_heap()
                 yield
         finally:
             if on_shutdown is not None:
@@ -351,16 +369,21 @@ def _fast_answer(call: ToolCaller) -> Callable[[JSONDict, str | None], Awaitable
             request = types.CallToolRequest.model_validate({"method": message["method"], "params": message.get("params")})
         except ValidationError:
             return None
+        request_id = message["id"]
         reply: types.JSONRPCResponse | types.JSONRPCError
         try:
-            result = await call(request, http_episode)
-            reply = types.JSONRPCResponse(jsonrpc="2.0", id=message["id"],
+            result, encoded = _bounded(request.params.name, await call(request, http_episode))
+            if type(request_id) in (int, str):  # noqa: E721 - a bool id is the model's to judge
+                # The bytes the SDK's JSONRPCResponse would make, without turning the result back into
+                # a dict and serialising it a second time (a tenth of the lean path's own cost).
+                return b'{"jsonrpc":"2.0","id":' + pydantic_core.to_json(request_id) + b',"result":' + encoded + b"}"
+            reply = types.JSONRPCResponse(jsonrpc="2.0", id=request_id,
                                           result=result.model_dump(by_alias=True, mode="json", exclude_none=True))
         except McpError as exc:
-            reply = types.JSONRPCError(jsonrpc="2.0", id=message["id"], error=exc.error)
+            reply = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=exc.error)
         except Exception as exc:  # what the SDK's server answers for a handler that fails (the engine does not)
             log.exception("tools/call failed outside the simulator")
-            reply = types.JSONRPCError(jsonrpc="2.0", id=message["id"], error=types.ErrorData(code=0, message=str(exc)))
+            reply = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=0, message=str(exc)))
         return types.JSONRPCMessage(reply).model_dump_json(by_alias=True, exclude_none=True).encode()
 
     return answer
@@ -499,7 +522,7 @@ async def serve_http(
         hosts.append(host)  # the address it was asked to bind is a name its clients use
     app = http_app(sim, default_episode=default_episode, extra_routes=extra_routes, auth_token=auth_token,
                    allowed_hosts=hosts, allowed_origins=allowed_origins, session_idle_timeout=session_idle_timeout,
-                   max_sessions=max_sessions)
+                   max_sessions=max_sessions, freeze_heap=True)
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on", **limits.uvicorn_options())
     userver = uvicorn.Server(config)
     if on_ready is not None:
