@@ -29,6 +29,8 @@ _DOC_HOSTS = ("json-schema.org", "modelcontextprotocol.io", "www.w3.org", "spec.
 _ALL_VALUES = ("all", "any", "*")
 URL_FIELDS = ("html_url", "url", "web_url", "permalink", "link", "href")
 TS_ARGS = ("ts", "thread_ts", "message_ts", "timestamp")
+#: A url field named as a word (each match is a whole word, so one pass finds every field named).
+_URL_FIELD = re.compile(r"\b(" + "|".join(URL_FIELDS) + r")\b")
 
 
 @dataclass(frozen=True)
@@ -97,9 +99,17 @@ def _strings(value: Any, depth: int = 0) -> Iterable[str]:
 
 def infer(collection: str, tools: list[JSONDict], texts: dict[str, str], fields: set[str],
           statuses: dict[str, list[str]], lifecycle: dict[str, str], scope: tuple[str, ...],
-          key_field: str, examples: Iterable[str] = ()) -> Conventions:
-    """The conventions of ``collection`` from its tools' text (and the world's demonstrations/seed)."""
-    own = " ".join(texts.get(t["name"], "") for t in tools) + " " + " ".join(examples)
+          key_field: str, examples: Iterable[str | TextScan] = (),
+          scans: dict[str, TextScan] | None = None) -> Conventions:
+    """The conventions of ``collection`` from its tools' text (and the world's demonstrations/seed).
+
+    ``scans``: what each text shows, kept across the collections of one catalog, which all read the
+    same demonstrations (scanning them again for each collection made a large world's start quadratic);
+    an example may be given already scanned (the demonstrations :func:`joined` into one).
+    """
+    scans = {} if scans is None else scans
+    own = [text if isinstance(text, TextScan) else scan_text(text, scans)
+           for text in [*(texts.get(t["name"], "") for t in tools), *examples]]
     noun = singular(collection)
     status_field, initial, all_values = _status(statuses, lifecycle, fields)
     return Conventions(
@@ -112,18 +122,73 @@ def infer(collection: str, tools: list[JSONDict], texts: dict[str, str], fields:
         inactive_flags=tuple(f for f in ("completed", "is_completed", "archived", "is_archived", "done", "checked")
                              if f in fields),
         ts_key=key_field in TS_ARGS,
-        uuid_ids=bool(re.search(r"\buuids?\b", own, re.IGNORECASE)),
+        uuid_ids=any(scan.uuid for scan in own),
     )
 
 
-def _id_prefix(noun: str, text: str) -> str | None:
+@dataclass(frozen=True)
+class TextScan:
+    """What one text shows of the conventions: the same for every collection that reads it. (No pattern
+    below matches whitespace, so scanning texts one by one finds what scanning them joined by spaces finds.)"""
+
+    #: ``cus`` of ``cus_NffrFeUfNV2Hib``: each prefixed id's prefix, first sighting first.
+    prefixes: tuple[str, ...]
+    #: The team key of the first human identifier (``ENG`` of ``ENG-42``).
+    team_key: str | None
+    #: The url fields (:data:`URL_FIELDS`) the text names.
+    url_fields: frozenset[str]
+    #: Urls not on a documentation host, in order, and for each path segment the first url that has it.
+    urls: tuple[str, ...]
+    first_url_with: Mapping[str, int]
+    uuid: bool
+
+
+def scan_text(text: str, scans: dict[str, TextScan]) -> TextScan:
+    """``text``'s :class:`TextScan`, from ``scans`` when it was scanned before."""
+    found = scans.get(text)
+    if found is not None:
+        return found
+    urls = tuple(url for url in _URL.findall(text) if not any(h in url for h in _DOC_HOSTS))
+    first: dict[str, int] = {}
+    for i, url in enumerate(urls):
+        for part in url.partition("://")[2].partition("/")[2].split("/"):
+            if part:
+                first.setdefault(part, i)
+    human = _HUMAN_ID.search(text)
+    found = scans[text] = TextScan(
+        prefixes=tuple(dict.fromkeys(m.group(1) for m in _PREFIXED_ID.finditer(text))),
+        team_key=human.group(1) if human else None,
+        url_fields=frozenset(_URL_FIELD.findall(text)),
+        urls=urls, first_url_with=first, uuid=bool(re.search(r"\buuids?\b", text, re.IGNORECASE)))
+    return found
+
+
+def joined(scans: Iterable[TextScan]) -> TextScan:
+    """One scan that shows what ``scans`` show in order: the conventions read the same from it as
+    from them one after another (each reader takes the first sighting in order, or any)."""
+    scans = list(scans)
+    urls: list[str] = []
+    first: dict[str, int] = {}
+    for scan in scans:
+        for part, i in scan.first_url_with.items():
+            first.setdefault(part, len(urls) + i)
+        urls.extend(scan.urls)
+    return TextScan(
+        prefixes=tuple(dict.fromkeys(p for scan in scans for p in scan.prefixes)),
+        team_key=next((scan.team_key for scan in scans if scan.team_key is not None), None),
+        url_fields=frozenset().union(*(scan.url_fields for scan in scans)),
+        urls=tuple(urls), first_url_with=first, uuid=any(scan.uuid for scan in scans))
+
+
+def _id_prefix(noun: str, scans: list[TextScan]) -> str | None:
     """The prefix the collection's ids carry, if the text shows ids of it (``cus_`` for customers)."""
     initials = "".join(w[0] for w in noun.split("_") if w)
     squashed = noun.replace("_", "")
-    for match in _PREFIXED_ID.finditer(text):
-        prefix = match.group(1)
-        if squashed.startswith(prefix) or prefix == initials or (len(prefix) >= 2 and _abbreviates(prefix, squashed)):
-            return prefix + "_"
+    for scan in scans:
+        for prefix in scan.prefixes:
+            if squashed.startswith(prefix) or prefix == initials or (
+                    len(prefix) >= 2 and _abbreviates(prefix, squashed)):
+                return prefix + "_"
     return None
 
 
@@ -135,29 +200,32 @@ def _abbreviates(prefix: str, word: str) -> bool:
     return all(ch in rest for ch in prefix[1:])
 
 
-def _identifier(text: str, fields: set[str]) -> tuple[str, str] | None:
-    match = _HUMAN_ID.search(text)
-    if match is None:
+def _identifier(scans: list[TextScan], fields: set[str]) -> tuple[str, str] | None:
+    team_key = next((scan.team_key for scan in scans if scan.team_key is not None), None)
+    if team_key is None:
         return None
     field_name = next((f for f in ("identifier", "key", "ticket_key", "issue_key") if f in fields), "identifier")
-    return field_name, match.group(1)
+    return field_name, team_key
 
 
-def _url(collection: str, text: str, fields: set[str], scope: tuple[str, ...]) -> tuple[tuple[str, ...], str] | None:
+def _url(collection: str, scans: list[TextScan], fields: set[str], scope: tuple[str, ...]
+         ) -> tuple[tuple[str, ...], str] | None:
     """A url template: a url in the text whose path names the collection, with the scope and key put back."""
-    field_name = next((f for f in URL_FIELDS if f in fields or re.search(rf"\b{f}\b", text)), None)
+    field_name = next((f for f in URL_FIELDS if f in fields or any(f in scan.url_fields for scan in scans)), None)
     if field_name is None:
         return None
-    for url in _URL.findall(text):
-        if any(h in url for h in _DOC_HOSTS):
+    noun = singular(collection)
+    for scan in scans:
+        at_url = [i for i in (scan.first_url_with.get(collection), scan.first_url_with.get(noun)) if i is not None]
+        if not at_url:
             continue
+        url = scan.urls[min(at_url)]
         head, _, path = url.partition("://")[2].partition("/")
         parts = [p for p in path.split("/") if p]
-        if collection in parts or singular(collection) in parts:
-            at = parts.index(collection if collection in parts else singular(collection))
-            tail = "/".join(["{" + s + "}" for s in scope] if len(scope) == at else parts[:at])
-            base = f"{url.split('://')[0]}://{head}"
-            return (field_name,), "/".join(p for p in (base, tail, parts[at], "{key}") if p)
+        at = parts.index(collection if collection in parts else noun)
+        tail = "/".join(["{" + s + "}" for s in scope] if len(scope) == at else parts[:at])
+        base = f"{url.split('://')[0]}://{head}"
+        return (field_name,), "/".join(p for p in (base, tail, parts[at], "{key}") if p)
     return None
 
 

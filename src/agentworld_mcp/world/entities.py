@@ -507,6 +507,8 @@ def _entities(roles: dict[str, ToolRole], tools: dict[str, JSONDict], texts: dic
             groups.setdefault(role.collection, []).append(name)
     out = {}
     texts_use_ts = any(a in conv.TS_ARGS[:3] or a.endswith("_ts") for t in tools.values() for a in _props(t))
+    scans: dict[str, conv.TextScan] = {}  # every collection reads the demonstrations: scanned once
+    demonstrated = conv.joined(conv.scan_text(text, scans) for text in examples)
     for collection, names in groups.items():
         members = [(n, roles[n], tools[n]) for n in names]
         if all(r.kind == "action" for _, r, _ in members):
@@ -518,7 +520,7 @@ def _entities(roles: dict[str, ToolRole], tools: dict[str, JSONDict], texts: dic
         conventions = conv.infer(collection, [t for _, _, t in members],
                                  {n.split("#")[0]: texts.get(n.split("#")[0], "") for n, _, _ in members},
                                  fields, statuses, lifecycle, scope, key_field,
-                                 examples + [_seed_text(seed.get(collection, []))])
+                                 [demonstrated, _seed_text(seed.get(collection, []))], scans)
         if not conventions.ts_key and texts_use_ts and singular(collection).split("_")[-1] in _MESSAGE_NOUNS:
             conventions = dataclasses.replace(conventions, ts_key=True)
             key_field = "ts"

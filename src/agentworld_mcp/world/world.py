@@ -24,6 +24,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from ..errors import WorldFileError
+from .schema_check import SchemaChecker
 
 JSONDict = dict[str, Any]
 log = logging.getLogger("agentworld_mcp.world.world")
@@ -371,6 +372,7 @@ def _leaf_errors(error: jsonschema.ValidationError) -> list[jsonschema.Validatio
 def _tool_problems(tools: list[JSONDict], source: str, text: str | None) -> list[str]:
     problems: list[str] = []
     seen: set[str] = set()
+    checker = SchemaChecker()  # tools repeat subschemas (an API's user object): each is checked once
     for i, tool in enumerate(tools):
         bad = _bad_name_characters(tool["name"])
         if bad:
@@ -384,7 +386,7 @@ def _tool_problems(tools: list[JSONDict], source: str, text: str | None) -> list
             if schema is None:
                 continue
             try:
-                jsonschema.validators.validator_for(schema).check_schema(schema)
+                checker.check(schema)
             except jsonschema.SchemaError as exc:
                 leaf = _leaf_errors(exc)[0]  # type: ignore[arg-type]  # a SchemaError is a ValidationError in all but name
                 path = ["tools", i, key, *leaf.absolute_path]
