@@ -49,6 +49,12 @@ def identity(fields: JSONDict) -> tuple[str, str] | None:
     return None
 
 
+def _counts(key: str) -> bool:
+    """Whether ``key`` is a number ``int()`` reads: ``isdigit`` also holds for ``'¹'``, which ``int()`` refuses
+    (a fuzzed key crashed the simulator so), and ``int()`` refuses more than 4300 digits."""
+    return key.isdecimal() and len(key) < 4300
+
+
 def _counter(collection: str, scope: tuple[str, ...]) -> str:
     return collection + compound_key(*scope) if scope else collection
 
@@ -210,14 +216,14 @@ class Ledger:
                 parts = json.loads(key)
             except ValueError:
                 parts = None
-            if isinstance(parts, list) and parts and str(parts[-1]).isdigit():
+            if isinstance(parts, list) and parts and _counts(str(parts[-1])):
                 name = _counter(collection, tuple(str(p) for p in parts[:-1]))
                 self._counters[name] = max(self._counters.get(name, 0), int(parts[-1]))
             return
-        if key.isdigit():
+        if _counts(key):
             self._counters[collection] = max(self._counters.get(collection, 0), int(key))
         else:
-            digits = "".join(ch for ch in key.rsplit("_", 1)[-1].rsplit("-", 1)[-1] if ch.isdigit())
+            digits = "".join(ch for ch in key.rsplit("_", 1)[-1].rsplit("-", 1)[-1] if ch.isdecimal())
             if digits and len(digits) < 9 and digits == key.rsplit("_", 1)[-1].rsplit("-", 1)[-1]:
                 self._counters[collection] = max(self._counters.get(collection, 0), int(digits))
 

@@ -15,7 +15,9 @@ episode's own answers) answers with the server's wording and flag, the call's va
 changes nothing. ``sets`` are fields a successful change sets, in the answer and in the ledger.
 ``next`` is used by :mod:`.learned_envelope` to pick the first pending item. ``copies`` are answer
 fields that echo an argument of the call; ``counters`` count the tool's successful calls in the
-episode (plus the offset): both replace what the model answered in those fields.
+episode (plus the offset): both replace what the model answered in those fields. A counter that is the id of
+the entity the call creates continues the episode's state instead (seed included), and the entity is stored
+under it.
 """
 
 from __future__ import annotations
@@ -80,15 +82,53 @@ def _echoed(step: Step, answer: Prediction, copies: JSONDict, counters: JSONDict
     for name, arg in copies.items():
         if name in observation and isinstance(arg, str) and arg in step.arguments:
             observation[name], changed = step.arguments[arg], True
+    effects = list(answer.effects or [])
     if counters:
         done = 1 + sum(1 for t in step.episode.turns if t.tool == step.tool.name and not t.result.get("isError"))
         for name, offset in counters.items():
             if name in observation and isinstance(offset, int):
-                observation[name], changed = done + offset, True
+                value = done + offset
+                created = _created(step, effects, name, observation[name])
+                if created is not None:  # the new entity's id: it continues the state, and the ledger keys it so
+                    value = _continued(step, name, created, value)
+                    effects = [_rekeyed(step, e, name, value) if e is created else e for e in effects]
+                observation[name], changed = value, True
     if not changed:
         return answer
-    return dataclasses.replace(answer, observation=observation, text=None if isinstance(answer.text, str) and
-                               answer.text.lstrip().startswith("{") else answer.text)
+    return dataclasses.replace(answer, observation=observation, effects=effects, text=None if isinstance(
+        answer.text, str) and answer.text.lstrip().startswith("{") else answer.text)
+
+
+def _created(step: Step, effects: list[Effect], name: str, shown: Any) -> Effect | None:
+    """The model's creation of the tool's entity that the counted field ``name`` (an integer) identifies."""
+    if not isinstance(shown, int) or isinstance(shown, bool):
+        return None
+    return next((e for e in effects if e.op == "create" and e.collection == step.role.collection
+                 and e.fields.get(name) == shown), None)
+
+
+def _continued(step: Step, name: str, created: Effect, learned_number: int) -> int:
+    """A learned id counter continues the episode's state, seed included, as the real server's own counter
+    does: a standing counter (``order_counter: 12446``) gives the number the model read from it; else the
+    number follows the largest id the collection holds (a seeded item 7 makes the first new one 8, not 1)."""
+    from .records import counter_field
+
+    role = step.role
+    if counter_field(step, role) is not None:
+        return int(created.fields[name])
+    ledger = step.episode.ledger
+    largest = ledger.next_number(role.collection, role.scope_of(step.arguments)) - 1
+    if largest < 1 and not ledger.items(role.collection):
+        return learned_number  # nothing to continue: the recording's numbering (a fresh server)
+    return max(learned_number, largest + 1)
+
+
+def _rekeyed(step: Step, effect: Effect, name: str, value: int) -> Effect:
+    """The creation keyed by the number the answer shows, so a later read of that id finds it."""
+    if effect.fields.get(name) == value:
+        return effect
+    key = step.role.scoped(step.arguments, str(value)) if name == step.role.key_field else effect.key
+    return dataclasses.replace(effect, key=key, fields={**effect.fields, name: value})
 
 
 def _ruled(step: Step, rule: JSONDict) -> Prediction:

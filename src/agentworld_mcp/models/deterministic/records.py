@@ -132,7 +132,7 @@ def counter_effects(step: Step, role: ToolRole, keys: list[Any]) -> list[Effect]
     from .determined import name_key
 
     counted = counter_field(step, role)
-    numbers = [int(k) for k in keys if isinstance(k, int) or (isinstance(k, str) and k.isdigit())]
+    numbers = [int(k) for k in keys if isinstance(k, int) or (isinstance(k, str) and k.isdecimal() and len(k) < 4300)]
     if counted is None or not numbers:
         return []
     entity, name, _ = counted

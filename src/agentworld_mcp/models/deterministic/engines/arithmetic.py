@@ -167,6 +167,8 @@ def predict(step: Step) -> Prediction | None:
         value = _expression_value(step) if op == "expression" else _compute(op, step)
     except CalculationFailed as exc:
         return _failure(step, str(exc))
+    except OverflowError:  # a float past its range (a square of 1e200): the server's own computation fails so too
+        return _failure(step, "Numerical result out of range")
     return _answer(step, _rounded(step, value))
 
 
