@@ -281,7 +281,8 @@ async def test_structured_results_conform_to_the_tools_output_schema(tmp_path: P
         assert result.structuredContent["row_count"] == 2 and result.structuredContent["columns"] == ["a", "b"]
         wrapped = await session.call_tool("run_query", {"query": "SELECT b FROM t WHERE a = 2"})
         jsonschema.validate(wrapped.structuredContent, wrapped_tool["outputSchema"])
-        assert json.loads(wrapped.structuredContent["result"]) == [{"b": "y"}]
+        # the text a DuckDB server's str-returning tool prints: its driver's rows (sql_engines.json)
+        assert wrapped.structuredContent["result"] == "[('y',)]"
 
 
 @pytest.mark.parametrize("catalog", [SQLITE, POSTGRES, MYSQL])

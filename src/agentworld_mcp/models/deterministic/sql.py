@@ -147,7 +147,11 @@ def predict_sql(step: Step, role: ToolRole) -> Prediction:
         body = _OPS.get(role.op or "query", _query)(step, role, db, conv)
     except (SQLFailure, _Refused, ValueError, OverflowError) as exc:  # the copy is thrown away, as a rollback
         message = str(exc)
-        if isinstance(exc, SQLFailure) and role.query_arg and isinstance(step.arguments.get(role.query_arg), str):
+        # Postgres's LINE/caret and DETAIL lines are in the text a Python driver's error prints (psycopg's
+        # str(error)); a JavaScript server's error.message is the first line only.
+        located_here = conv.dialect not in TYPED_DIALECTS or conv.values == "python"
+        if (isinstance(exc, SQLFailure) and located_here and role.query_arg
+                and isinstance(step.arguments.get(role.query_arg), str)):
             message = located(message, step.arguments[role.query_arg], conv.dialect)
             if conv.dialect in TYPED_DIALECTS:
                 message = postgres_detail(message, step.arguments[role.query_arg], db.columns)
