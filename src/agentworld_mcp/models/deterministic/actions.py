@@ -11,6 +11,7 @@ from ...world import values
 from ...world.roles import ToolRole
 from ..base import Prediction, Step
 from . import determined
+from .bare_answers import bare_answer
 from .environment import environment_answer
 
 
@@ -26,5 +27,7 @@ def action_answer(step: Step, role: ToolRole) -> Prediction:
         # what the call and the world's standing state determine is answered, not invented
         body = determined.settle(values.generate(out, step.rng), out, determined.known_values(step))
         return Prediction(body, effects=determined.applied(step))
+    if (promised := bare_answer(step, role)) is not None:  # the data its name and description promise
+        return promised
     args = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
     return Prediction(f"{step.tool.name} completed successfully" + (f" ({args})" if args else "") + ".", effects=[])

@@ -1,0 +1,111 @@
+"""A catalog without outputSchemas: a tool whose name or description promises data answers that data,
+under the name the promise gives it, and only a tool described as returning nothing acknowledges.
+An invented parcel-station catalog, through a real MCP client over stdio.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .conftest import stdio_session
+
+
+def _tool(name: str, description: str, props: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "description": description,
+            "inputSchema": {"type": "object", "properties": props, "required": list(props)}}
+
+
+TEXT: dict[str, Any] = {"type": "string"}
+NUMBER: dict[str, Any] = {"type": "number"}
+
+STATION: dict[str, Any] = {
+    "name": "station",
+    "seed": {
+        "parcels": [{"id": "P1", "weight": 2.5}, {"id": "P2", "weight": 0.8}],
+        "station": [{"daily_limit": 20.0, "town": "Ashby"}],
+    },
+    "tools": [
+        _tool("get_postcode_by_town", "Gets the postcode of a town.", {"town": TEXT}),
+        _tool("estimate_distance", "Estimates the distance between two towns.", {"origin": TEXT, "target": TEXT}),
+        _tool("get_nearest_depot_by_town", "Get the nearest depot to a town.", {"town": TEXT}),
+        _tool("pint_to_liter", "Converts pints to liters.", {"pint": NUMBER}),
+        _tool("set_daily_limit", "Set the daily parcel limit of the station.", {"daily_limit": NUMBER}),
+        _tool("get_daily_limit", "Get the daily parcel limit.", {}),
+        _tool("login", "Log a clerk in.", {"username": TEXT, "password": TEXT}),
+        _tool("authenticate", "Authenticate the client with the station API.",
+              {"client_id": TEXT, "client_secret": TEXT, "grant_type": TEXT}),
+        _tool("check_slot_availability", "Check a delivery slot.\n\nArgs:\n    day (str): The day.\n\nReturns:\n"
+              "    slot_id (str): The slot's id.\n    available (bool): Whether the slot is free.\n", {"day": TEXT}),
+        _tool("quote_fare", "Quote the fare for a zone.\n:return: the fare in euros\n:rtype: float", {"zone": TEXT}),
+        _tool("count_parcels", "How many parcels the station holds.", {}),
+        _tool("ring_bell", "Rings the counter bell. Returns nothing.", {"times": NUMBER}),
+    ],
+}
+
+
+def _write(tmp_path: Path) -> str:
+    path = tmp_path / "station.json"
+    path.write_text(json.dumps(STATION), encoding="utf-8")
+    return str(path)
+
+
+def _data(result: Any) -> Any:
+    assert not result.isError, result.content[0].text
+    return json.loads(result.content[0].text)
+
+
+async def test_a_read_answers_the_value_its_name_promises_not_an_acknowledgement(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path)) as session:
+        postcode = _data(await session.call_tool("get_postcode_by_town", {"town": "Ashby"}))
+        distance = _data(await session.call_tool("estimate_distance", {"origin": "Ashby", "target": "Brill"}))
+        depot = _data(await session.call_tool("get_nearest_depot_by_town", {"town": "Ashby"}))
+    assert list(postcode) == ["postcode"] and postcode["postcode"].isdigit()  # the qualifier ``by_town`` cut
+    assert list(distance) == ["distance"] and isinstance(distance["distance"], (int, float))
+    assert list(depot) == ["nearest_depot"] and isinstance(depot["nearest_depot"], str)
+
+
+async def test_a_conversion_is_computed_under_the_target_unit(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path)) as session:
+        liters = _data(await session.call_tool("pint_to_liter", {"pint": 2}))
+    assert list(liters) == ["liter"] and abs(liters["liter"] - 0.946352) < 1e-6
+
+
+async def test_a_setter_answers_the_value_set_and_the_state_keeps_it(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path)) as session:
+        changed = _data(await session.call_tool("set_daily_limit", {"daily_limit": 35.0}))
+        read = _data(await session.call_tool("get_daily_limit", {}))
+    assert changed == {"daily_limit": 35.0}
+    assert read == {"daily_limit": 35.0}
+
+
+async def test_a_sign_in_answers_its_status_or_an_oauth_token(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path)) as session:
+        login = _data(await session.call_tool("login", {"username": "kim", "password": "s3cret"}))
+        token = _data(await session.call_tool("authenticate", {"client_id": "c1", "client_secret": "x",
+                                                                "grant_type": "read_write"}))
+    assert login == {"login_status": True}
+    assert set(token) >= {"access_token", "token_type", "expires_in"} and token["token_type"] == "Bearer"
+
+
+async def test_a_returns_section_in_the_description_gives_the_answer_its_fields_and_types(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path)) as session:
+        slot = _data(await session.call_tool("check_slot_availability", {"day": "Monday"}))
+        fare = _data(await session.call_tool("quote_fare", {"zone": "B"}))
+    assert set(slot) == {"slot_id", "available"}
+    assert isinstance(slot["slot_id"], str) and isinstance(slot["available"], bool)
+    assert list(fare) == ["fare"] and isinstance(fare["fare"], float)
+
+
+async def test_a_count_is_the_number_of_records_the_state_holds(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path)) as session:
+        counted = _data(await session.call_tool("count_parcels", {}))
+    assert counted == {"count": 2}
+
+
+async def test_a_tool_described_as_returning_nothing_still_acknowledges(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path)) as session:
+        rung = await session.call_tool("ring_bell", {"times": 2})
+    assert not rung.isError
+    assert "completed successfully" in rung.content[0].text  # type: ignore[union-attr]
