@@ -39,9 +39,9 @@ sys.path.insert(0, str(HERE.parent / "src"))
 
 import bfcl_worlds  # noqa: E402
 from agentworld_mcp import Simulator  # noqa: E402
-from agentworld_mcp.errors import UnknownToolError  # noqa: E402
 from agentworld_mcp.sim2real import score  # noqa: E402
-from agentworld_mcp.sim2real.score import RecordedTurn, evaluate, read_episodes  # noqa: E402
+from agentworld_mcp.sim2real.carry import replay_turns  # noqa: E402
+from agentworld_mcp.sim2real.score import RecordedTurn, evaluate, read_episodes, simulator_call  # noqa: E402
 from agentworld_mcp.world.world import World, load_world  # noqa: E402
 
 JSONDict = dict[str, Any]
@@ -59,18 +59,13 @@ def selected(half: str, limit: int | None) -> dict[str, list[JSONDict]]:
 
 
 async def answers_of(world: World, turns: list[RecordedTurn], args: argparse.Namespace) -> list[JSONDict]:
-    """The world model's answers to one recorded episode's calls, replayed in a fresh episode."""
+    """The world model's answers to one recorded episode's calls, replayed in a fresh episode as ``score`` does."""
     if args.backend == "empty":
         return [dict(EMPTY) for _ in turns]
-    out: list[JSONDict] = []
     async with Simulator.from_world(world, backend=args.backend, seed=args.seed, base_url=args.base_url,
                                     model=args.model) as sim:
-        for turn in turns:
-            try:
-                out.append((await sim.run(turn.tool, turn.arguments, episode="fidelity")).result.to_dict())
-            except UnknownToolError as exc:
-                out.append({"content": [{"type": "text", "text": str(exc)}], "isError": True})
-    return out
+        # ids the real classes made up are carried as the simulator's own (agentworld_mcp.sim2real.carry)
+        return await replay_turns(turns, simulator_call(sim, "fidelity"), seed=world.seed)
 
 
 async def run_variant(entries: list[JSONDict], typed: bool, args: argparse.Namespace) -> JSONDict:

@@ -38,7 +38,8 @@ EMPTY: JSONDict = {"content": [{"type": "text", "text": "{}"}], "isError": False
 
 async def score_server(server: JSONDict, args: argparse.Namespace) -> JSONDict:
     from agentworld_mcp import Simulator
-    from agentworld_mcp.errors import UnknownToolError
+    from agentworld_mcp.sim2real.carry import replay_turns
+    from agentworld_mcp.sim2real.score import simulator_call
 
     world = load_world(ROOT / server["catalog"])
     episodes = read_episodes([ROOT / server["recording"]])
@@ -49,12 +50,8 @@ async def score_server(server: JSONDict, args: argparse.Namespace) -> JSONDict:
             out = [dict(EMPTY) for _ in turns]
         else:
             async with Simulator.from_world(world, backend=args.backend, seed=0, base_url=args.base_url,
-                                            model=args.model) as sim:
-                for turn in turns:
-                    try:
-                        out.append((await sim.run(turn.tool, turn.arguments, episode="real")).result.to_dict())
-                    except UnknownToolError as exc:
-                        out.append({"content": [{"type": "text", "text": str(exc)}], "isError": True})
+                                            model=args.model) as sim:  # server-made ids carried as score does
+                out = await replay_turns(turns, simulator_call(sim, "real"), seed=world.seed)
         answers[key] = out
     report = evaluate(world.name, episodes, answers, world_seed=world.seed)
     overall = report["overall"]

@@ -19,7 +19,9 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 import httpx
 from mcp.client.streamable_http import streamable_http_client
 
+from agentworld_mcp.sim2real.carry import replay_turns
 from agentworld_mcp.sim2real.score import RecordedTurn, read_episodes
+from agentworld_mcp.world.world import load_world
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLDS = ROOT / "examples" / "worlds"
@@ -49,10 +51,14 @@ async def replayed(world: str | Path, recordings: list[Path]
     episodes and, for each, our answers as CallToolResult JSON (what ``score``'s ``evaluate`` compares)."""
     episodes = read_episodes(list(recordings))
     answers: dict[str, list[dict[str, Any]]] = {}
+    seed = load_world(world).seed
     async with stdio_session(str(world)) as session:
-        for key, turns in episodes.items():
-            answers[key] = [(await session.call_tool(t.tool, t.arguments)).model_dump(
-                by_alias=True, exclude_none=True, mode="json") for t in turns]
+
+        async def call(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+            return (await session.call_tool(tool, arguments)).model_dump(by_alias=True, exclude_none=True, mode="json")
+
+        for key, turns in episodes.items():  # server-made ids carried as the simulator's own, as score does
+            answers[key] = await replay_turns(turns, call, seed=seed)
     return episodes, answers
 
 

@@ -2,8 +2,11 @@
 
 Each recorded episode is replayed, call by call with the recorded arguments, in a fresh
 episode of a :class:`Simulator` built with ``Simulator.from_world`` (or, with ``--against``,
-paired with a second recording of the same calls); every simulated answer is compared with
-the recorded (real) one on its data (see :mod:`.fidelity`: wrappers taken off, JSON text parsed):
+paired with a second recording of the same calls); a value the real server made up (an id a
+create answered) that a later call passes back is sent as the simulator's own value at the same
+place of its answer, and read back as the real one when the answers are compared (:mod:`.carry`).
+Every simulated answer is compared with the recorded (real) one on its data (see :mod:`.fidelity`:
+wrappers taken off, JSON text parsed):
 
 * **value agreement**: every value of the real answer that the episode determined (from the
   call's arguments, an earlier real answer, the world's seed) is in the simulated answer at the
@@ -16,8 +19,9 @@ the recorded (real) one on its data (see :mod:`.fidelity`: wrappers taken off, J
   (fresh ids and timestamps need not be equal, but should be of the same kind);
 * **carried values**: a value that the real answer of an earlier turn introduced (it was in
   no earlier arguments) and a later turn's arguments reuse (an id, a name, a path) counts
-  as agreed when the simulator's earlier answers introduced it too, so an agent playing
-  against the simulation could have carried it the same way;
+  as agreed when the simulator's earlier answers introduced it too, or the replay carried the
+  simulator's own value in its place, so an agent playing against the simulation could have
+  carried it the same way;
 * **text similarity**: difflib's ratio between the two texts, where the real answer is prose.
 
 Beside the figures, ``provenance`` (per tool and overall) says where each scalar value of the real
@@ -44,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, UnknownToolError
+from .carry import Call, mapped_back, replay_turns
 from .fidelity import Answer, Known, answer_of, canonical, leaves, outcome, type_agreement, value_marks
 from .judge import DIMENSIONS, Judge
 from ..trajectories.record import read_trajectory
@@ -193,15 +198,18 @@ def compare(real: JSONDict, sim: JSONDict, known: Known | None = None) -> JSONDi
     return figures
 
 
-def carried(turns: list[RecordedTurn], sim_results: list[JSONDict]) -> list[list[float]]:
-    """Per turn, one 0/1 per value its arguments carry from an earlier real answer (see the module doc)."""
+def carried(turns: list[RecordedTurn], sim_results: list[JSONDict], linked: list[set[str]] | None = None
+            ) -> list[list[float]]:
+    """Per turn, one 0/1 per value its arguments carry from an earlier real answer (see the module doc);
+    ``linked``: per turn, the real values the replay carried as the simulator's own (:mod:`.carry`)."""
     out: list[list[float]] = []
     given = ""  # every earlier argument as text: a value typed in before was not carried
     for i, turn in enumerate(turns):
         marks: list[float] = []
         for value in sorted(v for v in scalars(turn.arguments) if not mentions(given, v)):
             if any(mentions(_answer_text(turns[j].result), value) for j in range(i)):
-                marks.append(float(any(mentions(_answer_text(sim_results[j]), value) for j in range(i))))
+                marks.append(float(value in (linked[i] if linked else ())
+                                   or any(mentions(_answer_text(sim_results[j]), value) for j in range(i))))
         out.append(marks)
         given += "\n".join(scalars(turn.arguments, 1)) + "\n"
     return out
@@ -292,14 +300,21 @@ async def simulate(world: World, episodes: dict[str, list[RecordedTurn]], *, bac
     answers: dict[str, list[JSONDict]] = {}
     async with Simulator.from_world(world, backend=backend, seed=seed) as sim:
         for number, (key, turns) in enumerate(episodes.items(), 1):
-            answers[key] = []
-            for turn in turns:
-                try:
-                    outcome = await sim.run(turn.tool, turn.arguments, episode=f"score-{number}")
-                    answers[key].append(outcome.result.to_dict())
-                except UnknownToolError as exc:
-                    answers[key].append({"content": [{"type": "text", "text": str(exc)}], "isError": True})
+            answers[key] = await replay_turns(turns, simulator_call(sim, f"score-{number}"), seed=world.seed)
     return answers
+
+
+def simulator_call(sim: Any, episode: str) -> Call:
+    """``call(tool, arguments)`` for :func:`.carry.replay_turns`: ``sim``'s answer as CallToolResult JSON
+    (an unknown tool answers an error, as a server would)."""
+
+    async def call(tool: str, arguments: JSONDict) -> JSONDict:
+        try:
+            return dict((await sim.run(tool, arguments, episode=episode)).result.to_dict())
+        except UnknownToolError as exc:
+            return {"content": [{"type": "text", "text": str(exc)}], "isError": True}
+
+    return call
 
 
 def against(episodes: dict[str, list[RecordedTurn]], predictions: dict[str, list[RecordedTurn]]) -> JSONDict:
@@ -338,10 +353,13 @@ def evaluate(name: str, episodes: dict[str, list[RecordedTurn]], answers: dict[s
     constants = constant_paths(episodes)
     rows: list[JSONDict] = []
     for key, turns in episodes.items():
-        sim_results = answers[key]
+        # the simulator's own carried values read as the real ones (see .carry): its ids are not penalised
+        mapped = mapped_back(turns, answers[key], seed=world_seed)
+        sim_results = [answer for answer, _ in mapped]
         known = Known()
         known.add_data(world_seed or {})
-        for turn, sim_result, marks in zip(turns, sim_results, carried(turns, sim_results)):
+        marks_of = carried(turns, sim_results, [linked for _, linked in mapped])
+        for turn, sim_result, marks in zip(turns, sim_results, marks_of):
             origins[turn.tool] += provenance_marks(answer_of(turn.result), answer_of(sim_result), turn.arguments,
                                                    known, constants.get(turn.tool, {}))
             known.add_data(turn.arguments)
@@ -457,4 +475,4 @@ def format_table(report: JSONDict) -> str:
 
 
 __all__ = ["METRICS", "PROVENANCE", "RecordedTurn", "constant_paths", "provenance_marks", "against", "combined", "compare", "evaluate", "format_table", "key_paths", "read_episodes", "replay",
-           "score_files", "turn_of"]
+           "score_files", "simulator_call", "simulate", "turn_of"]
