@@ -184,6 +184,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
         spec = compiled.get(tool["name"])
         if not isinstance(envelope, dict) or spec is None:
             continue
+        _demoted(envelope, {*((behaviour.get(tool["name"]) or {}).get("slots") or {}), *walk.session.get(tool["name"], ())})
         if tables.get(tool["name"], ([], {}))[0]:
             envelope["tables"] = tables[tool["name"]][0]
         if spec.role.kind in ("list", "search") and (counts := learn_item_counts(walk, spec.name,
@@ -202,6 +203,18 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
                f"{shaped} output shapes, {added} demonstrations, {sentences} sentence templates, "
                f"{sum(len(v) for v in observed.values())} seed entities")
     return data, summary
+
+
+def _demoted(envelope: JSONDict, slots: set[str]) -> None:
+    """A field the recording shows filled from the call or the session (``slots``, or a field that showed an
+    earlier call's argument) is no constant of the tool and no text of the envelope's: the training session's
+    value would stand where the new call or the state decides it."""
+    for part in ("constants", "templates"):
+        kept = {k: v for k, v in (envelope.get(part) or {}).items() if k not in slots}
+        if kept:
+            envelope[part] = kept
+        else:
+            envelope.pop(part, None)
 
 
 def _by_tool(episodes: dict[str, list[RecordedTurn]]) -> dict[str, list[RecordedTurn]]:

@@ -14,6 +14,8 @@ Walking a recording call by call with :mod:`..models.deterministic.learned_state
   than three agreeing calls for each that did not;
 * **counters**: integer fields that count the tool's successful calls in the episode so far
   (``thoughtHistoryLength``: 1, 2, 3...), as ``{field: offset}``;
+* **slots**: fields filled from the call and its episode (``created_by: {{last.login.username}}``, a
+  sentence with the call's values), see :mod:`.learn_provenance`;
 * **next**: for a tool answering the first pending item, the tool whose call takes an item out.
 * **tables**: text rows that show the entities under a parent (a progress table), one row per
   entity, each cell a field of it or a text that a tool's call switches (``✅ Done``).
@@ -34,6 +36,7 @@ from ..models.deterministic.learned_state import (
     History, answer_data, answer_text, conditions_of, failed, history_of, key_of,
 )
 from ..world.catalog import Catalog
+from .learn_provenance import learn_field_texts, learn_lasts, session_fields
 from .score import RecordedTurn
 
 JSONDict = dict[str, Any]
@@ -44,12 +47,14 @@ _FINISHES = re.compile(r"done|complete|finish|close|resolve", re.IGNORECASE)
 _KINDS = ("missing", "acted", "all_children", "not_acted", "not_all_children")
 
 
-def codes(arguments: JSONDict, data: Any) -> tuple[tuple[str, str], ...]:
-    """The status-like codes of an answer (``status: task_marked_done``) that no argument gave."""
+def codes(arguments: JSONDict, data: Any, skip: Any = ()) -> tuple[tuple[str, str], ...]:
+    """The status-like codes of an answer (``status: task_marked_done``) that no argument gave; ``skip``:
+    fields whose value an earlier call gave (a user name is no code, however it reads)."""
     if not isinstance(data, dict):
         return ()
     given = {str(v) for v in arguments.values()}
-    return tuple(sorted((k, v) for k, v in data.items() if isinstance(v, str) and _CODE.fullmatch(v) and v not in given))
+    return tuple(sorted((k, v) for k, v in data.items() if isinstance(v, str) and _CODE.fullmatch(v) and v not in given
+                        and k not in skip))
 
 
 class Walk:
@@ -72,10 +77,20 @@ class Walk:
         for call in self.calls:
             by_tool.setdefault(call[0].tool, []).append(call)
         self.by_tool = by_tool
-        self.main = {tool: _main(calls) for tool, calls in by_tool.items()}
+        self.lasts = learn_lasts(episodes, catalog)  # before the usual answers: a session value is no code
+        self.session = session_fields(episodes)
+        for tool, fields in self.lasts.items():
+            self.session.setdefault(tool, set()).update(fields)
+        self.main = {tool: _main(calls, self.session.get(tool, set())) for tool, calls in by_tool.items()}
 
     def is_main(self, turn: RecordedTurn) -> bool:
-        return not failed(turn.result) and codes(turn.arguments, answer_data(turn.result)) == self.main.get(turn.tool)
+        return not failed(turn.result) and codes(turn.arguments, answer_data(turn.result),
+                                                 self.session.get(turn.tool, set())) == self.main.get(turn.tool)
+
+    def before(self, turn: RecordedTurn) -> list[RecordedTurn]:
+        """The calls of the turn's episode before it."""
+        turns = self.episode_of.get(id(turn), [])
+        return turns[:next((i for i, t in enumerate(turns) if t is turn), 0)]
 
 
 def _copy(history: History) -> History:
@@ -83,8 +98,9 @@ def _copy(history: History) -> History:
                    {k: list(v) for k, v in history.acted.items()}, set(history.seen), history.deleting)
 
 
-def _main(calls: list[tuple[RecordedTurn, History, list[JSONDict]]]) -> tuple[tuple[str, str], ...] | None:
-    counted = Counter(codes(t.arguments, answer_data(t.result)) for t, _, _ in calls if not failed(t.result))
+def _main(calls: list[tuple[RecordedTurn, History, list[JSONDict]]],
+          skip: Any = ()) -> tuple[tuple[str, str], ...] | None:
+    counted = Counter(codes(t.arguments, answer_data(t.result), skip) for t, _, _ in calls if not failed(t.result))
     return counted.most_common(1)[0][0] if counted else None
 
 
@@ -144,6 +160,11 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
             learned.setdefault(tool, {})["copies"] = copies
         if counters:
             learned.setdefault(tool, {})["counters"] = counters
+        slots = dict(walk.lasts.get(tool, {}))
+        slots.update(learn_field_texts([(t, walk.before(t)) for t, _, _ in walk.by_tool[tool] if walk.is_main(t)],
+                                       set(slots) | set(copies) | set(counters)))
+        if slots:
+            learned.setdefault(tool, {})["slots"] = slots
     for tool in walk.by_tool:
         nxt = _next(walk, tool, votes)
         if nxt:

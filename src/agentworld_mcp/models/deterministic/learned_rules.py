@@ -15,7 +15,8 @@ episode's own answers) answers with the server's wording and flag, the call's va
 changes nothing. ``sets`` are fields a successful change sets, in the answer and in the ledger.
 ``next`` is used by :mod:`.learned_envelope` to pick the first pending item. ``copies`` are answer
 fields that echo an argument of the call; ``counters`` count the tool's successful calls in the
-episode (plus the offset): both replace what the model answered in those fields. A counter that is the id of
+episode (plus the offset): both replace what the model answered in those fields. ``slots`` fill fields from
+the call and the episode (an earlier call's argument, a sentence with the call's values: :mod:`.learned_provenance`). A counter that is the id of
 the entity the call creates continues the episode's state instead (seed included), and the entity is stored
 under it.
 """
@@ -30,6 +31,7 @@ from typing import Any
 from ...state.ledger import Effect
 from ..base import Prediction, Step
 from .learned_state import LEARNED_META, episode_history, learned
+from .learned_provenance import with_slots
 from .learned_text import templated, text_template
 
 JSONDict = dict[str, Any]
@@ -49,9 +51,10 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
         for rule in rules:
             if history.holds(rule["when"], step.arguments):
                 return _ruled(step, rule)
-    sets, copies, counters = (m if isinstance(m := meta.get(k), dict) else {} for k in ("sets", "copies", "counters"))
+    sets, copies, counters, slots = (m if isinstance(m := meta.get(k), dict) else {}
+                                     for k in ("sets", "copies", "counters", "slots"))
     sentence = text_template(step)
-    if not sets and not copies and not counters and sentence is None:
+    if not sets and not copies and not counters and not slots and sentence is None:
         return None
     tool = dataclasses.replace(step.tool)
     tool.__dict__[_DONE] = True
@@ -60,6 +63,8 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
         answer = templated(step, answer, sentence)
     if not answer.is_error and isinstance(answer.observation, dict) and (copies or counters):
         answer = _echoed(step, answer, copies, counters)
+    if slots:  # fields an earlier call or the call's own values fill (``learned_provenance.py``)
+        answer = with_slots(step, answer, slots)
     if not sets:
         return answer
     role = step.role

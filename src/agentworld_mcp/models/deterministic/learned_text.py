@@ -56,7 +56,7 @@ def render_text(step: Step, template: str) -> str | None:
             value = _at(step.arguments, path)
         elif source == "last":
             tool, _, arg = path.partition(".")
-            value = _latest(step, tool, arg)
+            value = latest_argument(step, tool, arg)
         elif source == "fresh":
             kind, _, size = path.partition(".")
             if kind == "hex" and size.isdigit():
@@ -70,7 +70,8 @@ def render_text(step: Step, template: str) -> str | None:
     return None if missing else text
 
 
-def _latest(step: Step, tool: str, arg: str) -> Any:
+def latest_argument(step: Step, tool: str, arg: str) -> Any:
+    """Argument ``arg`` of the latest successful call of ``tool`` in the episode, or None."""
     for turn in reversed(list(step.episode.turns)):
         if turn.tool == tool and not turn.result.get("isError") and arg in turn.arguments:
             return turn.arguments[arg]
@@ -91,4 +92,4 @@ def templated(step: Step, answer: Prediction, how: JSONDict) -> Prediction:
                                info={**answer.info, "learned_text": True})
 
 
-__all__ = ["SLOT", "TEXT_META", "render_text", "templated", "text_template"]
+__all__ = ["SLOT", "TEXT_META", "latest_argument", "render_text", "templated", "text_template"]
