@@ -16,7 +16,8 @@ its description and the call, the way typed Python servers name what they return
   stored where the standing state holds a field of that name;
 * **a sign-in**: ``{"<authentication>_status": true}``, or an OAuth token answer (RFC 6749
   section 5.1) when the call carries client credentials;
-* **any other action**: ``{"status": "<sentence about the call>"}``.
+* **any other action**: acknowledged as before (``log_visit``, ``ping``): its name and
+  description promise no data.
 
 Everything is a pure function of the step; effects are returned, never applied.
 """
