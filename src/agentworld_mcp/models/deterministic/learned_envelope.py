@@ -24,6 +24,7 @@ wording comes from :mod:`.failures`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .failures import reads_as_failure  # an in-band failure keeps the wording failures.py gave it
@@ -141,7 +142,7 @@ def _int_cells(line: str, rest: JSONDict) -> str:
     marks = [path for source, path in _PLACEHOLDER.findall(line) if source == "answer"]
     found = re.match(r"(.+\[\d+\])\.", marks[0]) if marks and line.lstrip().startswith("|") else None
     item_path = found.group(1) if found else ""
-    item = _at(rest, item_path) if item_path else None
+    item = value_at(rest, item_path) if item_path else None
     if not isinstance(item, dict):
         return line
     numbers = [(k, v) for k, v in item.items() if isinstance(v, int) and not isinstance(v, bool)]
@@ -350,7 +351,7 @@ def render(template: str, arguments: JSONDict, answer: JSONDict) -> str:
         marks = _PLACEHOLDER.findall(line)
         if any("[*]" in path for _, path in marks):
             source, path = next((s, p) for s, p in marks if "[*]" in p)
-            items = _at(sources[source], path.split("[*]")[0])
+            items = value_at(sources[source], path.split("[*]")[0])
             for i in range(len(items) if isinstance(items, list) else 0):
                 filled = _filled(line.replace("[*]", f"[{i}]"), sources)
                 if filled is not None:
@@ -363,21 +364,27 @@ def render(template: str, arguments: JSONDict, answer: JSONDict) -> str:
 
 
 def _filled(line: str, sources: dict[str, Any]) -> str | None:
+    return substituted(_PLACEHOLDER, line, lambda match: value_at(sources[match.group(1)], match.group(2)))
+
+
+def substituted(pattern: re.Pattern[str], text: str, value_of: Callable[[re.Match[str]], Any]) -> str | None:
+    """``text`` with each match of ``pattern`` replaced by ``value_of(match)``; None when one has no
+    scalar value (the learned templates' slots: envelopes here, sentences in learned_text)."""
     missing = False
 
     def value(match: re.Match[str]) -> str:
         nonlocal missing
-        found = _at(sources[match.group(1)], match.group(2))
+        found = value_of(match)
         if found is None or isinstance(found, (dict, list)):
             missing = True
             return ""
         return str(found)
 
-    text = _PLACEHOLDER.sub(value, line)
-    return None if missing else text
+    filled = pattern.sub(value, text)
+    return None if missing else filled
 
 
-def _at(value: Any, path: str) -> Any:
+def value_at(value: Any, path: str) -> Any:
     """The value at ``tasks[1].title`` in ``value``, or None."""
     for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
         if part.startswith("["):
@@ -390,4 +397,4 @@ def _at(value: Any, path: str) -> Any:
     return value
 
 
-__all__ = ["ENVELOPE_META", "learn_envelope", "render", "serve_envelope", "template_text"]
+__all__ = ["ENVELOPE_META", "learn_envelope", "render", "serve_envelope", "substituted", "template_text", "value_at"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from .learned_text import SLOT, latest_argument, render_text
+from .learned_text import SLOT, render_text, slot_value_of
 
 if TYPE_CHECKING:
     from ...state.ledger import Effect
@@ -31,13 +31,7 @@ def slot_value(step: Step, template: str) -> Any:
     """The template's value for this call, or None when the episode cannot fill it."""
     whole = SLOT.fullmatch(template)
     if whole is not None and whole.group(1) in ("args", "last"):
-        from .learned_envelope import _at
-
-        if whole.group(1) == "args":
-            value = _at(step.arguments, whole.group(2))
-        else:
-            tool, _, arg = whole.group(2).partition(".")
-            value = latest_argument(step, tool, arg)
+        value = slot_value_of(step, whole.group(1), whole.group(2))
         return None if isinstance(value, (dict, list)) else value
     return render_text(step, template)
 

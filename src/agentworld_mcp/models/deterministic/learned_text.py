@@ -26,6 +26,8 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING, Any
 
+from .learned_envelope import substituted, value_at
+
 if TYPE_CHECKING:
     from ..base import Prediction, Step
 
@@ -44,30 +46,21 @@ def text_template(step: Step) -> JSONDict | None:
 
 def render_text(step: Step, template: str) -> str | None:
     """``template`` filled for this call; None when a slot has no value in this episode."""
-    from .learned_envelope import _at
+    return substituted(SLOT, template, lambda match: slot_value_of(step, match.group(1), match.group(2)))
 
-    missing = False
 
-    def fill(match: re.Match[str]) -> str:
-        nonlocal missing
-        source, path = match.group(1), match.group(2)
-        value: Any = None
-        if source == "args":
-            value = _at(step.arguments, path)
-        elif source == "last":
-            tool, _, arg = path.partition(".")
-            value = latest_argument(step, tool, arg)
-        elif source == "fresh":
-            kind, _, size = path.partition(".")
-            if kind == "hex" and size.isdigit():
-                value = "".join(step.rng.choice(_HEX) for _ in range(min(int(size), 128)))
-        if value is None or isinstance(value, (dict, list)):
-            missing = True
-            return ""
-        return str(value)
-
-    text = SLOT.sub(fill, template)
-    return None if missing else text
+def slot_value_of(step: Step, source: str, path: str) -> Any:
+    """The value of one slot (``args.<path>``, ``last.<tool>.<arg>``, ``fresh.hex.<size>``) for this call, or None."""
+    if source == "args":
+        return value_at(step.arguments, path)
+    if source == "last":
+        tool, _, arg = path.partition(".")
+        return latest_argument(step, tool, arg)
+    if source == "fresh":
+        kind, _, size = path.partition(".")
+        if kind == "hex" and size.isdigit():
+            return "".join(step.rng.choice(_HEX) for _ in range(min(int(size), 128)))
+    return None
 
 
 def latest_argument(step: Step, tool: str, arg: str) -> Any:
@@ -92,4 +85,4 @@ def templated(step: Step, answer: Prediction, how: JSONDict) -> Prediction:
                                info={**answer.info, "learned_text": True})
 
 
-__all__ = ["SLOT", "TEXT_META", "latest_argument", "render_text", "templated", "text_template"]
+__all__ = ["SLOT", "TEXT_META", "latest_argument", "render_text", "slot_value_of", "templated", "text_template"]
