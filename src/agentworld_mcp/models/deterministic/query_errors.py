@@ -10,7 +10,7 @@ formula ``Unknown field names``, SQLite's ``near "X": syntax error`` / ``no such
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Literal, NoReturn
 
 from .query_detect import Language
 
@@ -83,4 +83,23 @@ def tokenized(pattern: re.Pattern[str], text: str) -> list[tuple[str, str, int]]
     return found
 
 
-__all__ = ["MAX_CHARS", "MAX_NODES", "QueryError", "tokenized", "worded"]
+class TokenCursor:
+    """A hand-written grammar's place in its tokens (OData, formulas): the tokens, the one at hand,
+    and the syntax error at it, naming :attr:`END` when the text ran out."""
+
+    END = "end of expression"
+
+    def __init__(self, pattern: re.Pattern[str], text: str) -> None:
+        self.tokens = tokenized(pattern, text)
+        self.at = 0
+        self.end = len(text)
+
+    def current(self) -> tuple[str, str, int] | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def fail(self) -> NoReturn:
+        token = self.current()
+        raise QueryError("syntax", token[1] if token else self.END, token[2] if token else self.end)
+
+
+__all__ = ["MAX_CHARS", "MAX_NODES", "QueryError", "TokenCursor", "tokenized", "worded"]

@@ -17,7 +17,7 @@ import re
 
 from sqlglot import exp
 
-from .query_errors import QueryError, tokenized
+from .query_errors import QueryError, TokenCursor
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
@@ -42,31 +42,28 @@ def parse(text: str) -> exp.Expression:
     return _Parser(text).whole()
 
 
-class _Parser:
+class _Parser(TokenCursor):
+    END = "end of formula"
+
     def __init__(self, text: str) -> None:
-        self.tokens = tokenized(_TOKEN, text)
-        self.at = 0
-        self.end = len(text)
+        super().__init__(_TOKEN, text)
 
     def whole(self) -> exp.Expression:
         if not self.tokens:
-            raise QueryError("syntax", "end of formula", 0)
+            raise QueryError("syntax", self.END, 0)
         node = self.comparison()
         if self.at < len(self.tokens):
             self.fail()
         return node
 
     def peek(self) -> str | None:
-        return self.tokens[self.at][1] if self.at < len(self.tokens) else None
+        token = self.current()
+        return token[1] if token else None
 
     def take(self, text: str) -> None:
         if self.peek() != text:
             self.fail()
         self.at += 1
-
-    def fail(self) -> None:
-        token = self.tokens[self.at] if self.at < len(self.tokens) else None
-        raise QueryError("syntax", token[1] if token else "end of formula", token[2] if token else self.end)
 
     # -- grammar, loosest binding first ------------------------------------------------------------
     def comparison(self) -> exp.Expression:

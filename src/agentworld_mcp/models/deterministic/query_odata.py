@@ -17,7 +17,7 @@ import re
 
 from sqlglot import exp
 
-from .query_errors import QueryError, tokenized
+from .query_errors import QueryError, TokenCursor
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)
@@ -40,11 +40,9 @@ def parse(text: str) -> exp.Expression:
     return _Parser(text).whole()
 
 
-class _Parser:
+class _Parser(TokenCursor):
     def __init__(self, text: str) -> None:
-        self.tokens = tokenized(_TOKEN, text)
-        self.at = 0
-        self.end = len(text)
+        super().__init__(_TOKEN, text)
 
     def whole(self) -> exp.Expression:
         node = self.disjunction()
@@ -53,22 +51,15 @@ class _Parser:
         return node
 
     # -- tokens ------------------------------------------------------------------------------------
-    def peek(self) -> tuple[str, str, int] | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
-
     def word(self) -> str:
-        token = self.peek()
+        token = self.current()
         return token[1].lower() if token is not None and token[0] == "name" else ""
 
     def take(self, text: str) -> None:
-        token = self.peek()
+        token = self.current()
         if token is None or token[1].lower() != text:
             self.fail()
         self.at += 1
-
-    def fail(self) -> None:
-        token = self.peek()
-        raise QueryError("syntax", token[1] if token else "end of expression", token[2] if token else self.end)
 
     # -- grammar, loosest binding first ------------------------------------------------------------
     def disjunction(self) -> exp.Expression:
@@ -101,7 +92,7 @@ class _Parser:
             self.at += 1
             self.take("(")
             values = [self.additive()]
-            while self.peek() is not None and self.peek()[1] == ",":  # type: ignore[index]
+            while self.current() is not None and self.current()[1] == ",":  # type: ignore[index]
                 self.at += 1
                 values.append(self.additive())
             self.take(")")
@@ -119,7 +110,7 @@ class _Parser:
         return node
 
     def primary(self) -> exp.Expression:
-        token = self.peek()
+        token = self.current()
         if token is None:
             self.fail()
         assert token is not None
@@ -146,7 +137,7 @@ class _Parser:
         if lowered in ("-", "not"):
             self.at -= 1
             self.fail()
-        following = self.peek()
+        following = self.current()
         if following is not None and following[1] == "(":
             return self.call(text)
         if following is not None and following[1] == ":":
@@ -161,9 +152,9 @@ class _Parser:
             raise QueryError("unsupported", f"the function '{name}'")
         self.take("(")
         args: list[exp.Expression] = []
-        if self.peek() is not None and self.peek()[1] != ")":  # type: ignore[index]
+        if self.current() is not None and self.current()[1] != ")":  # type: ignore[index]
             args.append(self.disjunction())
-            while self.peek() is not None and self.peek()[1] == ",":  # type: ignore[index]
+            while self.current() is not None and self.current()[1] == ",":  # type: ignore[index]
                 self.at += 1
                 args.append(self.disjunction())
         self.take(")")
