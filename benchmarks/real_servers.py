@@ -1,7 +1,7 @@
 """Fidelity on recorded real MCP servers: the honest ``score`` of the world model, server by server.
 
-    python benchmarks/real_servers.py [--half dev|eval|both] [--backend schema|llm|empty]
-                                      [--base-url URL --model NAME] [--json]
+    python benchmarks/real_servers.py [--half dev|eval|both] [--server NAME ...] [--manifest FILE]
+                                      [--backend schema|llm|empty] [--base-url URL --model NAME] [--json]
 
 Each server in ``benchmarks/real_servers.json`` is a real MCP server that runs offline, a
 catalog it listed and a session it answered (recorded with ``tests/ground_truth/record_session.py``
@@ -61,8 +61,8 @@ async def score_server(server: JSONDict, args: argparse.Namespace) -> JSONDict:
 
 
 async def run(args: argparse.Namespace) -> JSONDict:
-    servers = json.loads(MANIFEST.read_text(encoding="utf-8"))["servers"]
-    chosen = [s for s in servers if args.half in ("both", s["half"])]
+    servers = json.loads(Path(args.manifest).read_text(encoding="utf-8"))["servers"]
+    chosen = [s for s in servers if args.half in ("both", s["half"]) and (not args.server or s["name"] in args.server)]
     rows = [await score_server(server, args) for server in chosen]
     halves = {}
     for half in ("dev", "eval"):
@@ -91,6 +91,8 @@ def text_report(report: JSONDict) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--half", choices=("dev", "eval", "both"), default="both")
+    parser.add_argument("--server", nargs="+", metavar="NAME", help="score only these servers (names in the manifest)")
+    parser.add_argument("--manifest", default=str(MANIFEST), help="the servers to score (default: %(default)s)")
     parser.add_argument("--backend", choices=("schema", "llm", "empty"), default="schema",
                         help="the world model: the deterministic one, a language model, or the empty-answer floor")
     parser.add_argument("--base-url", help="llm: the OpenAI-compatible API root (else $AGENTWORLD_BASE_URL)")

@@ -58,3 +58,20 @@ async def test_fields_named_like_the_arguments_echo_them_at_any_depth(tmp_path: 
         assert body["reading"]["sensor"] == "hall"
         # a field nothing determines is still generated, in its schema's type
         assert isinstance(body["reading"]["unit"], str)
+
+
+async def test_a_log_tool_that_keeps_no_records_counts_its_calls_and_gathers_the_branches_named() -> None:
+    # The reasoning-log server as it listed itself: one read-only tool, no records to list. Its answer
+    # echoes the call, counts the thoughts so far and gathers the branch ids the calls named.
+    catalog = Path(__file__).parent / "catalogs" / "sequential_thinking_server.json"
+    thought = {"thought": "first list the constraints", "totalThoughts": 3, "nextThoughtNeeded": True}
+    async with stdio_session(str(catalog)) as session:
+        first = await session.call_tool("sequentialthinking", {**thought, "thoughtNumber": 1})
+        assert first.structuredContent == {"thoughtNumber": 1, "totalThoughts": 3, "nextThoughtNeeded": True,
+                                           "branches": [], "thoughtHistoryLength": 1}
+        await session.call_tool("sequentialthinking", {**thought, "thoughtNumber": 2, "branchFromThought": 1,
+                                                       "branchId": "bus"})
+        third = await session.call_tool("sequentialthinking", {**thought, "thoughtNumber": 3,
+                                                               "nextThoughtNeeded": False})
+        assert third.structuredContent == {"thoughtNumber": 3, "totalThoughts": 3, "nextThoughtNeeded": False,
+                                           "branches": ["bus"], "thoughtHistoryLength": 3}

@@ -12,6 +12,7 @@ from ...world.roles import ToolRole
 from ..base import Prediction, Step
 from . import determined
 from .bare_answers import bare_answer
+from .call_history import from_history
 from .environment import environment_answer
 
 
@@ -25,7 +26,9 @@ def action_answer(step: Step, role: ToolRole) -> Prediction:
     out = step.tool.output_schema
     if out:
         # what the call and the world's standing state determine is answered, not invented
-        body = determined.settle(values.generate(out, step.rng), out, determined.known_values(step))
+        known = determined.known_values(step)
+        body = determined.settle(values.generate(out, step.rng), out, known)
+        body = from_history(step, body, out, set(known))  # counts and lists of this tool's earlier calls
         return Prediction(body, effects=determined.applied(step))
     if (promised := bare_answer(step, role)) is not None:  # the data its name and description promise
         return promised

@@ -451,7 +451,18 @@ def _list(step: Step, role: ToolRole) -> Prediction:
         from .observed import observed_listing  # the service's existing channels, users...
 
         return observed_listing(step, role) or action_answer(step, role)  # "get-resource-links" on a world that never heard of links: just answer
+    if (role.items_field is None and role.collection not in step.episode.ledger.collections()
+            and not records.creatable(step, role) and not _lists_records(step.tool.output_schema)):
+        return action_answer(step, role)  # no records to list, none listed: a reading of the call (echoes it)
     return _listed(step, role, [role])
+
+
+def _lists_records(schema: JSONDict | None) -> bool:
+    """Whether an answer of ``schema`` holds records: an array of objects at its top or one level down."""
+    props = (schema or {}).get("properties") or {}
+    arrays = [s for s in props.values() if isinstance(s, dict) and s.get("type") == "array"]
+    return schema is None or any(isinstance(a.get("items"), dict) and (
+        a["items"].get("type") == "object" or "properties" in a["items"] or "$ref" in a["items"]) for a in arrays)
 
 
 def _search_everywhere(step: Step, role: ToolRole) -> Prediction:
