@@ -75,3 +75,35 @@ async def test_a_log_tool_that_keeps_no_records_counts_its_calls_and_gathers_the
                                                                "nextThoughtNeeded": False})
         assert third.structuredContent == {"thoughtNumber": 3, "totalThoughts": 3, "nextThoughtNeeded": False,
                                            "branches": ["bus"], "thoughtHistoryLength": 3}
+
+
+ORDERS = {
+    "name": "orders",
+    "seed": {"orders": [{"id": 100, "order_type": "Sell", "symbol": "ACME", "price": 10.0, "amount": 5,
+                         "status": "Completed"}]},
+    "tools": [
+        {"name": "place_order", "description": "Place an order.",
+         "inputSchema": {"type": "object", "properties": {"symbol": {"type": "string"}, "amount": {"type": "integer"}},
+                         "required": ["symbol", "amount"]},
+         "outputSchema": {"type": "object", "properties": {
+             "order_id": {"type": "integer"}, "status": {"type": "string", "description": "Initial status of the order."},
+             "amount": {"type": "integer"}}}},
+        {"name": "get_order_details", "description": "Get the details of an order.",
+         "inputSchema": {"type": "object", "properties": {"order_id": {"type": "integer"}}, "required": ["order_id"]},
+         "outputSchema": {"type": "object", "properties": {
+             "id": {"type": "integer"}, "symbol": {"type": "string"}, "amount": {"type": "integer"},
+             "status": {"type": "string", "description": 'Current status. [Enum]: ["Open", "Pending", "Completed"]'}}}},
+    ],
+}
+
+
+async def test_a_new_record_starts_in_the_earliest_state_the_catalog_lists_in_its_own_casing(tmp_path: Path) -> None:
+    # The status values are listed only in another tool's description; "Pending" is where an order starts
+    # even though "Open" is listed first, and the answer's status is the order's state, not a sentence.
+    world = tmp_path / "orders.json"
+    world.write_text(json.dumps(ORDERS), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        placed = (await session.call_tool("place_order", {"symbol": "ACME", "amount": 3})).structuredContent or {}
+        assert placed["status"] == "Pending" and placed["amount"] == 3
+        read = await session.call_tool("get_order_details", {"order_id": placed["order_id"]})
+        assert (read.structuredContent or {})["status"] == "Pending"

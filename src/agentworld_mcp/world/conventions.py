@@ -244,10 +244,36 @@ def _status(statuses: dict[str, list[str]], lifecycle: dict[str, str], fields: s
     if "finalize" in lifecycle:
         initial = "draft"
     elif states:  # a GraphQL-style filter enum (``OPEN``) names a state the entity spells ``open``
-        initial = states[0].lower() if all(v.isupper() for v in states) else states[0]
+        first = min(states, key=_start_rank)  # ``Pending`` before ``Open`` where an order is listed as both
+        initial = first.lower() if all(v.isupper() for v in states) else first
     else:
         initial = "open" if {"close", "reopen", "merge"} & set(lifecycle) else "active" if lifecycle else None
     return name, initial, all_values
+
+
+_DESCRIBED_ENUM = re.compile(r"(?:\[enum\]\s*:?|one of\s*:?)\s*\[?([^\]\n.]+)\]?", re.IGNORECASE)
+
+
+def described_enum(schema: Any) -> list[str]:
+    """The values a field lists: its ``enum``, or its description's (``[Enum]: ["locked", "unlocked"]``, ``one of: a, b``)."""
+    if not isinstance(schema, dict):
+        return []
+    if isinstance(schema.get("enum"), list):
+        return [str(v) for v in schema["enum"]]
+    found = _DESCRIBED_ENUM.search(str(schema.get("description") or ""))
+    if not found:
+        return []
+    return [v.strip().strip("'\"") for v in found.group(1).split(",") if v.strip().strip("'\"")]
+
+
+#: States a thing is in before anything happened to it, earliest first; others keep their listed order.
+_STARTING = ("pending", "new", "draft", "queued", "submitted", "created", "todo", "to do", "backlog", "open",
+             "scheduled", "active")
+
+
+def _start_rank(state: str) -> int:
+    folded = state.casefold().replace("_", " ")
+    return _STARTING.index(folded) if folded in _STARTING else len(_STARTING)
 
 
 def described_fields(description: str) -> set[str]:

@@ -625,12 +625,15 @@ def _fields(members: list[tuple[str, ToolRole, JSONDict]], seed: list[JSONDict]
         props = _props(tool)
         if role.kind in ("create", "update"):
             fields |= {p for p in props if p != role.batch_arg}
+        out_props = (tool.get("outputSchema") or {}).get("properties") or {}
         for name in ("status", "state"):
             schema = props.get(name)
             if isinstance(schema, dict) and schema.get("enum"):
                 statuses.setdefault(name, [v for v in schema["enum"] if isinstance(v, str)])
             elif isinstance(schema, dict) and isinstance(schema.get("items"), dict) and schema["items"].get("enum"):
                 statuses.setdefault(name, [v for v in schema["items"]["enum"] if isinstance(v, str)])
+            elif listed := conv.described_enum(out_props.get(name)):  # an answer's ``[Enum]: ["Open", ...]``
+                statuses.setdefault(name, listed)
         fields |= _output_fields(tool, role)
         fields |= {w for w in conv.described_fields(tool.get("description") or "") if len(w) > 2}
         verb = next((w for w in words(tool["name"])[:3] if state_after(w)), None)

@@ -16,31 +16,16 @@ Pure functions of the step: the change is returned as an update effect, never ap
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from ...state.ledger import Effect, Entity
+from ...world.conventions import described_enum
 from ...world.roles import words
 from ..base import Step
 from .determined import name_key, standing
 
 JSONDict = dict[str, Any]
-
-_DESCRIBED_ENUM = re.compile(r"(?:\[enum\]\s*:?|one of\s*:?)\s*\[?([^\]\n.]+)\]?", re.IGNORECASE)
-
-
-def described_enum(schema: Any) -> list[str]:
-    """The values a field's description lists (``[Enum]: ["locked", "unlocked"]``, ``one of: a, b``)."""
-    if not isinstance(schema, dict):
-        return []
-    if isinstance(schema.get("enum"), list):
-        return [str(v) for v in schema["enum"]]
-    found = _DESCRIBED_ENUM.search(str(schema.get("description") or ""))
-    if not found:
-        return []
-    return [v.strip().strip("'\"") for v in found.group(1).split(",") if v.strip().strip("'\"")]
-
 
 @dataclass(frozen=True)
 class MapChange:

@@ -50,8 +50,8 @@ def status_field(step: Step, role: ToolRole) -> str | None:
 
 def _about_itself(step: Step, role: ToolRole, text: str) -> bool:
     """``The status of the irrigation`` of ``start_irrigation``, a tool that addresses no record."""
-    if role.collection in step.episode.ledger.collections() or role.key_args:
-        return False
+    if role.collection in step.episode.ledger.collections() or role.key_args or role.kind == "create":
+        return False  # a tool that creates a record reports that record's own state
     nouns = words(step.tool.name)[1:]
     return bool(nouns) and re.search(rf"\bstatus of (?:the )?{re.escape(nouns[-1])}\b", text, re.IGNORECASE) is not None
 
