@@ -77,10 +77,10 @@ def _cell(value: Any) -> str:
 
 
 def text_report(report: JSONDict) -> str:
-    lines = [f"{'SERVER':22} {'KIND':24} {'HALF':5} {'CALLS':>5} {'ISERROR':>7} {'VALUES':>6} {'KEYS':>5} "
+    lines = [f"{'SERVER':22} {'KIND':34} {'HALF':5} {'CALLS':>5} {'ISERROR':>7} {'VALUES':>6} {'KEYS':>5} "
              f"{'TYPES':>5} {'TEXT':>5} {'SCORE':>6}"]
     for r in report["servers"]:
-        lines.append(f"{r['name']:22} {r['kind']:24} {r['half']:5} {r['calls']:>5} {_cell(r['is_error_agreement']):>7} "
+        lines.append(f"{r['name']:22} {r['kind']:34} {r['half']:5} {r['calls']:>5} {_cell(r['is_error_agreement']):>7} "
                      f"{_cell(r['value_agreement']):>6} {_cell(r['key_recall']):>5} {_cell(r['type_agreement']):>5} "
                      f"{_cell(r['text_similarity']):>5} {r['score']:>6.3f}")
     for half, h in report["halves"].items():
