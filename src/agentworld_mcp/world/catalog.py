@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, TypeVar
 
 import jsonschema
@@ -28,7 +28,20 @@ _FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER
 
 def compile_schema(schema: JSONDict) -> Validator:
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-    return bounded(cls)(schema, format_checker=_FORMATS)  # patterns in bounded time (see .patterns)
+    return _nullable(bounded(cls))(schema, format_checker=_FORMATS)  # patterns in bounded time (see .patterns)
+
+
+@cache
+def _nullable(cls: Any) -> Any:
+    """``cls`` honouring OpenAPI 3.0's ``nullable: true``: servers generated from such specs list it, and accept null."""
+    plain = cls.VALIDATORS["type"]
+
+    def type_or_null(validator: Any, types: Any, instance: Any, schema: JSONDict) -> Any:
+        if instance is None and schema.get("nullable") is True:
+            return
+        yield from plain(validator, types, instance, schema)
+
+    return jsonschema.validators.extend(cls, {"type": type_or_null})
 
 
 @dataclass

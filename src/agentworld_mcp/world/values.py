@@ -32,6 +32,23 @@ _SENTENCES = (
 _MAX_DEPTH = 6
 
 
+_JSON_TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
+                                            "boolean": (bool,), "object": (dict,), "array": (list,), "null": (type(None),)}
+
+
+def _of_declared_type(value: Any, schema: JSONDict) -> bool:
+    """Whether ``value`` is of a type ``schema`` declares (any value where it declares none)."""
+    declared = schema.get("type")
+    names = [declared] if isinstance(declared, str) else declared if isinstance(declared, list) else None
+    if not names:
+        return True
+    if schema.get("nullable") is True and value is None:  # OpenAPI 3.0's way of allowing null
+        return True
+    if isinstance(value, bool):
+        return "boolean" in names
+    return any(isinstance(value, _JSON_TYPES.get(n, ())) for n in names)
+
+
 def timestamp(rng: random.Random) -> str:
     moment = _EPOCH + dt.timedelta(minutes=rng.randrange(0, 60 * 24 * 300))
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -50,8 +67,8 @@ def generate(schema: Any, rng: random.Random, name: str = "", *, root: JSONDict 
         return schema["const"]
     if schema.get("enum"):
         return rng.choice(schema["enum"])
-    if "default" in schema and rng.random() < 0.5:
-        return schema["default"]
+    if "default" in schema and _of_declared_type(schema["default"], schema) and rng.random() < 0.5:
+        return schema["default"]  # ``{"type": "string", "default": null}`` is common, and its null is no string
     for combo in ("oneOf", "anyOf"):
         if schema.get(combo):
             options = [s for s in schema[combo] if not (isinstance(s, dict) and s.get("type") == "null")]

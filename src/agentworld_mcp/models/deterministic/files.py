@@ -52,6 +52,23 @@ def _path_arg(step: Step, role: ToolRole) -> tuple[str, str] | Prediction | None
         if isinstance(value, str) and value:
             path = _resolve(step, value)
             return path if isinstance(path, Prediction) else (value, path)
+    value = _nested_path(step.arguments)
+    if value is not None:  # ``files: [{"file_path": ...}]``: the first file the call names
+        path = _resolve(step, value)
+        return path if isinstance(path, Prediction) else (value, path)
+    return None
+
+
+def _nested_path(arguments: JSONDict) -> str | None:
+    """A path given inside a list of objects (``files[0].file_path``), for tools that take several."""
+    for value in arguments.values():
+        items = value if isinstance(value, list) else []
+        for item in items[:1]:
+            if isinstance(item, dict):
+                found = next((v for k, v in item.items() if (k == "path" or k.endswith(("_path", "Path")))
+                              and isinstance(v, str) and v), None)
+                if found is not None:
+                    return str(found)
     return None
 
 
