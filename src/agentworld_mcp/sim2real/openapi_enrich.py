@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+import string
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +35,7 @@ from typing import Any
 from ..models.deterministic.id_formats import ID_FORMATS_META
 from ..models.deterministic.shape import OUTPUT_SHAPE_META
 from ..world import service_profiles
-from ..world.roles import infer_role, singular, words
+from ..world.roles import ROLE_META, infer_role, singular, words
 from ..world.world import World, bundled_world, load_world
 from .openapi_import import import_spec
 from .openapi_match import common_words, operation, ranked
@@ -44,6 +46,8 @@ JSONDict = dict[str, Any]
 MIN_CONFIDENCE = 0.65
 #: Keywords of a key's schema that say something of its format (a bare ``maxLength`` does not).
 _FORMAT_WORDS = ("pattern", "format", "enum", "examples", "const")
+#: An id with a prefix and a random suffix (``cus_NffrFeUfNV2Hib``).
+_PREFIXED = re.compile(r"([A-Za-z]{1,12}[_-])([A-Za-z0-9]{6,64})")
 #: Tools whose answer is one entity, which the spec's shape adds to without losing the catalog's state.
 _SHAPED_KINDS = ("create", "read")
 
@@ -108,6 +112,62 @@ def _additive(shape: JSONDict, args: JSONDict, depth: int = 0) -> JSONDict:
     return {**shape, "properties": kept}
 
 
+def _entity(shape: JSONDict) -> tuple[JSONDict, str | None]:
+    """The entity schema of an answer shape, and the one key it is wrapped in (``{"data": {...}}``)."""
+    props = shape.get("properties")
+    if isinstance(props, dict) and len(props) == 1:
+        (name, sub), = props.items()
+        if isinstance(sub, dict) and isinstance(sub.get("properties"), dict):
+            return sub, name
+    return shape, None
+
+
+def _computed(prop: str, sub: Any, key_field: str) -> bool:
+    """Does the server set ``prop`` itself: its key, a ``readOnly`` field, a url or a timestamp it computes?"""
+    if not isinstance(sub, dict):
+        return False
+    if prop == key_field or sub.get("readOnly") is True:
+        return True
+    low = prop.lower()
+    return sub.get("format") in ("uri", "url") and low.endswith("url") or low in ("created_at", "createdat", "created",
+                                                                                 "updated_at", "updatedat", "url")
+
+
+def _with_computed(shape: JSONDict, key_field: str) -> JSONDict:
+    """``shape`` with the fields the server computes required (and the wrapper around them): a spec seldom
+    marks them ``required``, yet every answer of the service has them (a product's handle, a task's gid)."""
+    entity, wrapper = _entity(shape)
+    props = entity.get("properties") or {}
+    required = list(entity.get("required") or [])
+    required += [p for p, sub in props.items() if p not in required and _computed(p, sub, key_field)]
+    if not required:
+        return shape
+    entity = {**entity, "type": "object", "required": required}
+    if wrapper is None:
+        return entity
+    outer = list(shape.get("required") or [])
+    return {**shape, "type": "object", "properties": {wrapper: entity},
+            "required": outer + [wrapper] if wrapper not in outer else outer}
+
+
+def _example_format(shape: JSONDict, key_field: str) -> JSONDict | None:
+    """The id format one example of the entity's key shows: digits count (``12345``); a prefix and a random
+    suffix (``cus_NffrFeUfNV2Hib``) keep their length and alphabet. None for anything else (uuids have a format)."""
+    entity, _ = _entity(shape)
+    key = (entity.get("properties") or {}).get(key_field)
+    if not isinstance(key, dict) or key.get("format") or key.get("pattern") or key.get("type") not in ("string", None):
+        return None
+    example = next((str(v) for v in key.get("examples") or () if isinstance(v, (str, int)) and str(v)), "")
+    if example.isdigit():
+        return {"prefix": "", "counter": 0}
+    found = _PREFIXED.fullmatch(example)
+    if found is None:
+        return None
+    suffix = found.group(2)
+    alphabet = "0123456789abcdef" if all(c in "0123456789abcdef" for c in suffix) else string.ascii_letters + string.digits
+    return {"prefix": found.group(1), "random": len(suffix), "alphabet": alphabet}
+
+
 def _kinds(schema: JSONDict) -> set[str]:
     kind = schema.get("type")
     return {str(k) for k in (kind if isinstance(kind, list) else [kind]) if k and k != "null"}
@@ -140,6 +200,7 @@ def apply(data: JSONDict, matches: list[Match], demonstrations: dict[str, JSONDi
     profile = service_profiles.detect(tools, world.name if world is not None else "")
     known_formats = {c for t in tools for c in ((t.get("_meta") or {}).get(ID_FORMATS_META) or {})}
     demos = list(out.get("demonstrations") or [])
+    roles: dict[str, JSONDict] = {}  # a collection's key field and wrapper, as its shaped tools answer them
     done = 0
     for m in matches:
         if m.operation is None:
@@ -165,10 +226,22 @@ def apply(data: JSONDict, matches: list[Match], demonstrations: dict[str, JSONDi
             m.kept = f"its {role.kind} answers"
         elif isinstance(shape, dict) and shape:
             args = dict((tool.get("inputSchema") or {}).get("properties") or {})
-            meta[OUTPUT_SHAPE_META] = _additive(_plain_key(shape, role.key_field), args)
+            entity, wrapper = _entity(shape)
+            op_key = str(op_role.get("key_field") or "")
+            entity_props = entity.get("properties") or {}
+            # the spec's key field (``gid``), where the catalog's role guessed another (``id``) the entity lacks
+            key = op_key if op_key in entity_props and role.key_field not in entity_props else role.key_field
+            meta[OUTPUT_SHAPE_META] = _with_computed(_additive(_plain_key(shape, key), args), key)
             written.append("shape")
+            if key != role.key_field or wrapper:
+                said = dict(meta.get(ROLE_META) or {})
+                roles[role.collection] = {"key_field": key, **({"wrapper": wrapper} if wrapper else {})}
+                meta[ROLE_META] = {**roles[role.collection], **said}
         formats = op_meta.get(ID_FORMATS_META) or {}
         fmt = formats.get(op_role.get("collection")) or (next(iter(formats.values())) if len(formats) == 1 else None)
+        if not fmt and "shape" in written:  # one example of the key says its format too (``12345``: a number)
+            fmt = _example_format(meta[OUTPUT_SHAPE_META], str((meta.get(ROLE_META) or {}).get("key_field")
+                                                              or role.key_field))
         if fmt and role.collection not in known_formats and not covered:
             meta[ID_FORMATS_META] = {role.collection: fmt}
             known_formats.add(role.collection)
@@ -183,6 +256,11 @@ def apply(data: JSONDict, matches: list[Match], demonstrations: dict[str, JSONDi
             written.append("example")
         m.written = tuple(written)
         done += 1
+    for tool in tools:  # the collection's other tools (a read, an update) find its entities by the same key
+        role = infer_role(tool)
+        meta = dict(tool.get("_meta") or {})
+        if role.collection in roles and role.style == "record" and ROLE_META not in meta:
+            tool["_meta"] = {**meta, ROLE_META: dict(roles[role.collection])}
     out["tools"] = tools
     if demos:
         out["demonstrations"] = demos
@@ -205,6 +283,16 @@ def report(matches: list[Match]) -> list[str]:
     return lines
 
 
+def enrich_data(data: JSONDict, world: World, imported: JSONDict,
+                with_examples: bool = False) -> tuple[JSONDict, list[Match], int]:
+    """``data`` (a world file as parsed, of ``world``) enriched from ``imported`` (an imported spec's world
+    data): what ``enrich --openapi`` writes, the matches and how many tools were enriched."""
+    demos = {d["tool"]: d for d in imported.get("demonstrations") or []}
+    matches = match(world, imported["tools"])
+    enriched, done = apply(data, matches, demos, world, with_examples=with_examples)
+    return enriched, matches, done
+
+
 def run(args: argparse.Namespace) -> int:
     from .enrich import write
 
@@ -214,8 +302,6 @@ def run(args: argparse.Namespace) -> int:
     world = load_world(source)
     found = import_spec(args.openapi)
     imported = found.data["tools"]
-    demos = {d["tool"]: d for d in found.data.get("demonstrations") or []}
-    matches = match(world, imported)
     text = source.read_text(encoding="utf-8")
     import yaml
 
@@ -224,7 +310,8 @@ def run(args: argparse.Namespace) -> int:
         data = {"tools": data}
     if not isinstance(data.get("tools"), list):
         data["tools"] = [dict(t) for t in world.tools]
-    enriched, done = apply(data, matches, demos, world, with_examples=bool(getattr(args, "openapi_examples", False)))
+    enriched, matches, done = enrich_data(data, world, found.data,
+                                          with_examples=bool(getattr(args, "openapi_examples", False)))
     write(Path(args.output), enriched, source=source)
     print("\n".join(report(matches)))
     print(f"matched {done} of {len(matches)} tools to {found.data['name']}'s {len(imported)} operations "
