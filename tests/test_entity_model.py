@@ -219,3 +219,21 @@ def test_a_set_of_a_store_nothing_creates_in_writes_new_keys():
              tool("get", {"key": S}, ("key",), "Get a value.")]
     found = roles(tools)
     assert (found["set"].kind, found["set"].collection, found["set"].extra.get("upsert")) == ("update", "items", True)
+
+
+NAMESPACED = [
+    tool("notebook_store_write_note", {"name": S, "text": S, "tags": {"type": "array", "items": S}}, ("name", "text"),
+         "Write a note."),
+    tool("notebook_store_read_note", {"name": S}, ("name",), "The note of that name."),
+    tool("notebook_store_search_by_tags", {"tags": {"type": "array", "items": S}}, ("tags",),
+         "Notes carrying every tag given."),
+]
+
+
+def test_words_every_tool_name_starts_with_are_a_namespace_not_the_verb() -> None:
+    # the server's name before each tool (two words here) is not what the tool does
+    found = roles(NAMESPACED)
+    assert found["notebook_store_search_by_tags"].kind == "search"
+    assert found["notebook_store_read_note"].kind == "read"
+    # a shared leading verb is still a verb
+    assert roles([tool("get_a", {"id": S}), tool("get_b", {"id": S}), tool("get_c", {"id": S})])["get_a"].kind == "read"

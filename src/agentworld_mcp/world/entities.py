@@ -123,7 +123,8 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
     examples = list(examples)
     by_name = {t["name"]: t for t in tools}
     texts = conv.catalog_text(tools)
-    roles = {name: infer_alone(tool) for name, tool in by_name.items()}
+    namespace = _namespace(list(by_name))
+    roles = {name: infer_alone(_unprefixed(tool, namespace)) for name, tool in by_name.items()}
     pseudo: dict[str, JSONDict] = {}  # "tool#value" -> the tool a selector value stands for
     selector_args: dict[str, str] = {}
     for name, tool in by_name.items():
@@ -173,6 +174,27 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
         if typed is not None:
             selectors[name] = typed
     return EntityModel(out_roles, entities, selectors, service.name if service else None)
+
+
+def _namespace(names: list[str]) -> int:
+    """How many leading words every tool's name shares that are a namespace, not a verb or noun
+    (``memory_bank_search_by_tags``, ``obsidian_read_note``: the server's name before each tool)."""
+    if len(names) < 3:
+        return 0
+    split = [words(n) for n in names]
+    shared = 0
+    while all(len(w) > shared + 1 for w in split) and len({w[shared] for w in split}) == 1:
+        if split[0][shared] in ALL_VERBS:  # ``get_a``, ``get_b``: a verb, whatever its place
+            break
+        shared += 1
+    return shared
+
+
+def _unprefixed(tool: JSONDict, namespace: int) -> JSONDict:
+    """``tool`` named without its catalog's namespace words, for inferring what it does."""
+    if not namespace:
+        return tool
+    return {**tool, "name": "_".join(words(tool["name"])[namespace:])}
 
 
 def _props(tool: JSONDict) -> JSONDict:
