@@ -107,3 +107,39 @@ async def test_a_new_record_starts_in_the_earliest_state_the_catalog_lists_in_it
         assert placed["status"] == "Pending" and placed["amount"] == 3
         read = await session.call_tool("get_order_details", {"order_id": placed["order_id"]})
         assert (read.structuredContent or {})["status"] == "Pending"
+
+
+def _envelope(data: dict) -> dict:
+    """A success-or-failure union, as servers generated from typed code list it."""
+    return {"type": "object", "oneOf": [
+        {"type": "object", "properties": {"ok": {"type": "boolean", "const": True}, "data": {
+            "type": "object", "properties": data, "required": list(data), "additionalProperties": False}},
+         "required": ["ok", "data"], "additionalProperties": False},
+        {"type": "object", "properties": {"ok": {"type": "boolean", "const": False}, "error": {
+            "type": "object", "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+            "required": ["code", "message"]}}, "required": ["ok", "error"], "additionalProperties": False}]}
+
+
+NOTES_VAULT = {
+    "name": "vault",
+    "tools": [
+        {"name": "create_note", "description": "Create a note.",
+         "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "content": {"type": "string"}},
+                         "required": ["path"]},
+         "outputSchema": _envelope({"path": {"type": "string"}, "etag": {"type": "string"}})},
+        {"name": "read_note", "description": "Read a note.",
+         "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
+         "outputSchema": _envelope({"path": {"type": "string"}, "content": {"type": "string"}})},
+    ],
+}
+
+
+async def test_a_success_envelope_carries_the_path_the_call_named_and_the_content_that_was_read(tmp_path: Path) -> None:
+    world = tmp_path / "vault.json"
+    world.write_text(json.dumps(NOTES_VAULT), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        made = await session.call_tool("create_note", {"path": "Meetings/Standup.md", "content": "# Standup\n"})
+        assert made.structuredContent is not None and made.structuredContent["ok"] is True
+        assert made.structuredContent["data"]["path"] == "Meetings/Standup.md"
+        read = await session.call_tool("read_note", {"path": "Meetings/Standup.md"})
+        assert read.structuredContent == {"ok": True, "data": {"path": "Meetings/Standup.md", "content": "# Standup\n"}}

@@ -145,7 +145,8 @@ def conform(value: Any, schema: Any, rng: random.Random, name: str = "") -> Any:
     if not isinstance(schema, dict) or schema is True:
         return value
     alternatives = schema.get("anyOf") or schema.get("oneOf")
-    if isinstance(alternatives, list) and alternatives and "type" not in schema and "properties" not in schema:
+    if isinstance(alternatives, list) and alternatives and schema.get("type") in (None, "object") and (
+            "properties" not in schema):
         return conform(value, _closest(value, alternatives), rng, name)  # Todoist's ``object: task | project``
     kind = schema.get("type")
     if isinstance(kind, list):
@@ -184,12 +185,19 @@ def _closest(value: Any, alternatives: list[Any]) -> Any:
     if isinstance(value, dict):
         objects = [a for a in options if a.get("type") == "object" or "properties" in a]
         if objects:
-            return max(objects, key=lambda a: len(set(a.get("properties") or {}) & set(value)))
+            return max(objects, key=lambda a: (len(set(a.get("properties") or {}) & set(value)), not _failure(a)))
     for option in options:
         kind = option.get("type")
         if isinstance(kind, str) and _type_ok(value, kind):
             return option
     return options[0] if options else {}
+
+
+def _failure(schema: JSONDict) -> bool:
+    """An alternative that reports a failure: ``{ok: false, error: {...}}`` beside ``{ok: true, data: {...}}``."""
+    props = schema.get("properties") or {}
+    flags = [p for p in props.values() if isinstance(p, dict) and p.get("const") is False]
+    return bool(flags) or ("error" in props and "error" in (schema.get("required") or ()))
 
 
 def _type_ok(value: Any, kind: str) -> bool:
@@ -214,7 +222,15 @@ def structured_text(step: Step, text: str, *, is_error: bool = False, effects: l
     body: JSONDict = {text_prop: text} if text_prop else {}
     if "success" in props:
         body["success"] = True
-    return Prediction(conform(body, out, step.rng), effects=effects or [], text=text)
+    from .determined import known_values, settle  # what the call named (its path) is echoed, never invented
+
+    known = known_values(step)
+    if text_prop is None and step.role.kind == "read":  # what was read sits deeper: ``data.content``
+        known = {**known, "content": text, "text": text}
+    shaped = settle(conform(body, out, step.rng), out, known)
+    if text_prop and isinstance(shaped, dict):
+        shaped[text_prop] = text  # the answer's own text, not the argument of that name
+    return Prediction(shaped, effects=effects or [], text=text)
 
 
 # -- rendering ------------------------------------------------------
