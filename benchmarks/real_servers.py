@@ -11,7 +11,9 @@ are replayed against the bare catalog with the chosen world model and scored wit
 every depth, types and outcomes (docs/sim-to-real.md).
 
 ``dev`` servers are those the built-in model was developed against; ``eval`` servers were
-recorded and never tuned on: report both. ``--backend empty`` answers every call with an empty
+recorded and never tuned on: report both. ``ACKED`` counts the calls the simulator only acknowledged
+("X completed successfully") where the real server answered with data: the issue's "never acknowledge a
+data-returning tool", measured. ``--backend empty`` answers every call with an empty
 object, the floor any world model must beat, measured in the same run.
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -28,11 +31,14 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
+from agentworld_mcp.sim2real.fidelity import answer_of, text_blocks  # noqa: E402
 from agentworld_mcp.sim2real.score import combined, evaluate, read_episodes  # noqa: E402
 from agentworld_mcp.world.world import load_world  # noqa: E402
 
 JSONDict = dict[str, Any]
 MANIFEST = HERE / "real_servers.json"
+#: The generic acknowledgement a world model gives a tool it knows nothing to answer with.
+_ACKNOWLEDGED = re.compile(r"^\S+ completed successfully\b")
 EMPTY: JSONDict = {"content": [{"type": "text", "text": "{}"}], "isError": False}
 
 
@@ -55,9 +61,22 @@ async def score_server(server: JSONDict, args: argparse.Namespace) -> JSONDict:
         answers[key] = out
     report = evaluate(world.name, episodes, answers, world_seed=world.seed)
     overall = report["overall"]
+    acknowledged = sum(_acknowledged_data(turn.result, answer) for key, turns in episodes.items()
+                       for turn, answer in zip(turns, answers[key]))
     return {"name": server["name"], "kind": server["kind"], "half": server["half"], "calls": overall["calls"],
             "score": combined(overall), **{k: overall.get(k) for k in (
-                "is_error_agreement", "value_agreement", "key_recall", "type_agreement", "text_similarity")}}
+                "is_error_agreement", "value_agreement", "key_recall", "type_agreement", "text_similarity")},
+            "acknowledged_data": acknowledged}
+
+
+def _acknowledged_data(real: JSONDict, simulated: JSONDict) -> bool:
+    """A call the real server answered with data (JSON holding values) that the simulator only acknowledged."""
+    if real.get("isError") or simulated.get("isError"):
+        return False
+    answer = answer_of(real)
+    has_data = answer.is_json and isinstance(answer.data, (dict, list)) and bool(answer.data)
+    said = " ".join(text_blocks(simulated))
+    return has_data and simulated.get("structuredContent") is None and bool(_ACKNOWLEDGED.search(said))
 
 
 async def run(args: argparse.Namespace) -> JSONDict:
@@ -68,7 +87,8 @@ async def run(args: argparse.Namespace) -> JSONDict:
     for half in ("dev", "eval"):
         mine = [r for r in rows if r["half"] == half]
         if mine:  # each server counts once, whatever its number of calls
-            halves[half] = {"servers": len(mine), "mean_score": round(sum(r["score"] for r in mine) / len(mine), 3)}
+            halves[half] = {"servers": len(mine), "mean_score": round(sum(r["score"] for r in mine) / len(mine), 3),
+                            "acknowledged_data": sum(r["acknowledged_data"] for r in mine)}
     return {"benchmark": "recorded real servers", "backend": args.backend, "servers": rows, "halves": halves}
 
 
@@ -78,13 +98,14 @@ def _cell(value: Any) -> str:
 
 def text_report(report: JSONDict) -> str:
     lines = [f"{'SERVER':22} {'KIND':34} {'HALF':5} {'CALLS':>5} {'ISERROR':>7} {'VALUES':>6} {'KEYS':>5} "
-             f"{'TYPES':>5} {'TEXT':>5} {'SCORE':>6}"]
+             f"{'TYPES':>5} {'TEXT':>5} {'SCORE':>6} {'ACKED':>5}"]
     for r in report["servers"]:
         lines.append(f"{r['name']:22} {r['kind']:34} {r['half']:5} {r['calls']:>5} {_cell(r['is_error_agreement']):>7} "
                      f"{_cell(r['value_agreement']):>6} {_cell(r['key_recall']):>5} {_cell(r['type_agreement']):>5} "
-                     f"{_cell(r['text_similarity']):>5} {r['score']:>6.3f}")
+                     f"{_cell(r['text_similarity']):>5} {r['score']:>6.3f} {r['acknowledged_data']:>5}")
     for half, h in report["halves"].items():
-        lines.append(f"{half}: {h['servers']} servers, mean score {h['mean_score']:.3f}")
+        lines.append(f"{half}: {h['servers']} servers, mean score {h['mean_score']:.3f}; "
+                     f"{h['acknowledged_data']} calls acknowledged where the real answer carried data")
     return "\n".join(lines)
 
 
