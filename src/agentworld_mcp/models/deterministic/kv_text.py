@@ -9,6 +9,11 @@ set key: K``, a read is the bare value, a delete ``Successfully deleted key: K``
 ``Found keys:`` and one key a line, and a missing key is an answer, ``Key not found: K``,
 not a failure (a store's ``GET`` of a missing key returns nothing, it does not fail).
 Only the text changes: the effects are those of the record answer underneath.
+
+A keyspace of typed values (:mod:`.keyspace`) is worded by :func:`keyspace_sentence`: a
+write is a sentence naming what it wrote and where (``Field 'email' set successfully in
+hash 'user:1'.``), a read of nothing says what is not there, and a command on a key holding
+another type carries the store's ``WRONGTYPE`` message (:data:`WRONGTYPE`).
 """
 
 from __future__ import annotations
@@ -75,8 +80,62 @@ def worded(step: Step, role: ToolRole, answer: Prediction) -> Prediction:
     return answer
 
 
+#: The store's own message for a typed command on a key holding another type.
+WRONGTYPE = "WRONGTYPE Operation against a key holding the wrong kind of value"
+#: What each value type is called in a sentence.
+TYPE_NOUNS = {"string": "key", "hash": "hash", "list": "list", "set": "set", "zset": "sorted set"}
+
+#: Keyspace answers in prose, per command (``missing``: the answer when the key, field or member is not there).
+_SENTENCES = {
+    "set": "Successfully set {key}{expiry}",
+    "get.missing": "Key {key} does not exist",
+    "del": "Successfully deleted {key}",
+    "del.missing": "Key {key} does not exist",
+    "hset": "Field '{field}' set successfully in hash '{key}'.",
+    "hget.missing": "Field '{field}' not found in hash '{key}'.",
+    "hdel": "Field '{field}' deleted successfully from hash '{key}'.",
+    "hdel.missing": "Field '{field}' not found in hash '{key}'.",
+    "lpush": "Value '{value}' pushed to the left of list '{key}'.",
+    "rpush": "Value '{value}' pushed to the right of list '{key}'.",
+    "lpop.missing": "List '{key}' is empty or does not exist.",
+    "rpop.missing": "List '{key}' is empty or does not exist.",
+    "lrem": "Removed {count} occurrence(s) of '{value}' from list '{key}'.",
+    "lset": "Element {index} of list '{key}' set to '{value}'.",
+    "sadd": "Value '{value}' added successfully to set '{key}'.",
+    "srem": "Value '{value}' removed from set '{key}'.",
+    "srem.missing": "Value '{value}' not found in set '{key}'.",
+    "zadd": "Successfully added {value} to {key} with score {score}",
+    "zrem": "Successfully removed {value} from {key}",
+    "zrem.missing": "Member {value} not found in {key}",
+    "zscore.missing": "Member {value} not found in {key}",
+    "expire": "Expiration set to {ttl} seconds for '{key}'.",
+    "expire.missing": "Key {key} does not exist",
+    "persist": "Expiration removed from '{key}'.",
+    "rename": "Renamed key '{key}' to '{new}'",
+    "rename.missing": "Key '{key}' does not exist.",
+    "wrongtype": "Error on {noun} '{key}': " + WRONGTYPE,
+}
+
+
+def keyspace_sentence(command: str, *, missing: bool = False, **parts: Any) -> str | None:
+    """A keyspace command's answer in prose, or None when the command answers with a value."""
+    template = _SENTENCES.get(f"{command}.missing" if missing else command)
+    if template is None:
+        return None
+    ttl = parts.get("ttl")
+    values = {"expiry": f" with expiration {ttl} seconds" if ttl is not None else "", "noun": "key", **parts}
+    return template.format_map(_Parts({k: "" if v is None else v for k, v in values.items()}))
+
+
+class _Parts(dict[str, Any]):
+    """A sentence's parts; one the call did not give reads as nothing."""
+
+    def __missing__(self, name: str) -> str:
+        return ""
+
+
 def _with(answer: Prediction, text: str) -> Prediction:
     return Prediction(text, is_error=False, effects=answer.effects, info=answer.info)
 
 
-__all__ = ["is_key_value_store", "worded"]
+__all__ = ["TYPE_NOUNS", "WRONGTYPE", "is_key_value_store", "keyspace_sentence", "worded"]

@@ -33,6 +33,7 @@ from .declared import declared_only
 from .env_state_report import reported
 from .environment import addressed, membership_answer, reads
 from .forms import in_object_forms
+from .keyspace import predict_keyspace
 from .kv_text import worded
 from .linked import linked_answer, linked_role, recorded
 from .next_item import first_pending
@@ -68,6 +69,8 @@ def predict(step: Step) -> Prediction:
     """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
     if (served := predict_as_served(step, predict)) is not None:  # wrapped results, in-band failures: served.py
         return served
+    if (stored := predict_keyspace(step)) is not None:  # typed values under keys, read as written: keyspace.py
+        return stored
     if (queried := predict_statement(step)) is not None:  # ``SELECT ... FROM Account`` over records: query_statement.py
         return queried
     from .engines import predict_by_engine  # workbooks, documents, shells, arithmetic: engines/
