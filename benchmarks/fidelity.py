@@ -41,6 +41,7 @@ import bfcl_worlds  # noqa: E402
 from agentworld_mcp import Simulator  # noqa: E402
 from agentworld_mcp.sim2real import score  # noqa: E402
 from agentworld_mcp.sim2real.carry import replay_turns  # noqa: E402
+from agentworld_mcp.sim2real.fidelity import acknowledged_data  # noqa: E402
 from agentworld_mcp.sim2real.score import RecordedTurn, evaluate, read_episodes, simulator_call  # noqa: E402
 from agentworld_mcp.world.world import World, load_world  # noqa: E402
 
@@ -74,6 +75,7 @@ async def run_variant(entries: list[JSONDict], typed: bool, args: argparse.Names
     Each entry is evaluated with its own world's seed (what the initial state determines);
     the per-call figures are then summed up by tool, by class and overall with score's own summary."""
     rows: list[JSONDict] = []
+    acknowledged = 0  # calls only acknowledged where the real class returned data
     takes_seed = "world_seed" in inspect.signature(evaluate).parameters
     with tempfile.TemporaryDirectory(prefix="fidelity-") as folder:
         for entry in entries:
@@ -81,12 +83,15 @@ async def run_variant(entries: list[JSONDict], typed: bool, args: argparse.Names
             episodes = read_episodes([trajectory])
             world = load_world(world_path)
             answers = {key: await answers_of(world, turns, args) for key, turns in episodes.items()}
+            acknowledged += sum(acknowledged_data(turn.result, answer) for key, turns in episodes.items()
+                                for turn, answer in zip(turns, answers[key]))
             extra = {"world_seed": world.seed} if takes_seed else {}
             rows += evaluate(world.name, episodes, answers, **extra)["turns"]
     owner = bfcl_worlds.tool_class()
     tools = summaries(rows, lambda row: row["tool"])
     worst = sorted(tools.items(), key=lambda kv: (kv[1]["score"], _mean_figure(kv[1]), -kv[1]["calls"], kv[0]))
-    return {"entries": len(entries), "calls": len(rows), "overall": summaries(rows, lambda row: "all")["all"],
+    return {"entries": len(entries), "calls": len(rows), "acknowledged_data": acknowledged,
+            "overall": summaries(rows, lambda row: "all")["all"],
             "classes": summaries(rows, lambda row: owner[row["tool"]]), "tools": tools,
             "worst_tools": [{"tool": name, "class": owner[name], **s} for name, s in worst[:WORST]]}
 
@@ -121,7 +126,8 @@ def text_report(report: JSONDict) -> str:
         for variant, r in variants.items():
             o = r["overall"]
             lines += ["", f"== {half} / {variant}: {r['entries']} entries, {r['calls']} calls: "
-                          f"score {o['score']:.3f}", "  " + _figures(o)]
+                          f"score {o['score']:.3f}", "  " + _figures(o),
+                      f"  calls only acknowledged where the real class returned data: {r['acknowledged_data']}"]
             lines.append("  per class:")
             lines += [f"    {name:<22} {s['calls']:>5} calls  score {s['score']:.3f}  {_figures(s)}"
                       for name, s in r["classes"].items()]

@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,14 +30,12 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from agentworld_mcp.sim2real.fidelity import answer_of, text_blocks  # noqa: E402
+from agentworld_mcp.sim2real.fidelity import acknowledged_data  # noqa: E402
 from agentworld_mcp.sim2real.score import combined, evaluate, read_episodes  # noqa: E402
 from agentworld_mcp.world.world import load_world  # noqa: E402
 
 JSONDict = dict[str, Any]
 MANIFEST = HERE / "real_servers.json"
-#: The generic acknowledgement a world model gives a tool it knows nothing to answer with.
-_ACKNOWLEDGED = re.compile(r"^\S+ completed successfully\b")
 EMPTY: JSONDict = {"content": [{"type": "text", "text": "{}"}], "isError": False}
 
 
@@ -61,22 +58,12 @@ async def score_server(server: JSONDict, args: argparse.Namespace) -> JSONDict:
         answers[key] = out
     report = evaluate(world.name, episodes, answers, world_seed=world.seed)
     overall = report["overall"]
-    acknowledged = sum(_acknowledged_data(turn.result, answer) for key, turns in episodes.items()
+    acknowledged = sum(acknowledged_data(turn.result, answer) for key, turns in episodes.items()
                        for turn, answer in zip(turns, answers[key]))
     return {"name": server["name"], "kind": server["kind"], "half": server["half"], "calls": overall["calls"],
             "score": combined(overall), **{k: overall.get(k) for k in (
                 "is_error_agreement", "value_agreement", "key_recall", "type_agreement", "text_similarity")},
             "acknowledged_data": acknowledged}
-
-
-def _acknowledged_data(real: JSONDict, simulated: JSONDict) -> bool:
-    """A call the real server answered with data (JSON holding values) that the simulator only acknowledged."""
-    if real.get("isError") or simulated.get("isError"):
-        return False
-    answer = answer_of(real)
-    has_data = answer.is_json and isinstance(answer.data, (dict, list)) and bool(answer.data)
-    said = " ".join(text_blocks(simulated))
-    return has_data and simulated.get("structuredContent") is None and bool(_ACKNOWLEDGED.search(said))
 
 
 async def run(args: argparse.Namespace) -> JSONDict:

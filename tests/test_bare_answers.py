@@ -109,3 +109,28 @@ async def test_a_tool_described_as_returning_nothing_still_acknowledges(tmp_path
         rung = await session.call_tool("ring_bell", {"times": 2})
     assert not rung.isError
     assert "completed successfully" in rung.content[0].text  # type: ignore[union-attr]
+
+
+KILN: dict[str, Any] = {
+    "name": "kiln",
+    "seed": {"kiln": [{"doorState": "closed", "heaterState": "off", "heaterPower": 0.0, "chamberTemperature": 21.0}]},
+    "tools": [
+        _tool("startHeater", "Starts the kiln's heater.", {"heater_power": NUMBER}),
+        _tool("openDoor", "Opens the kiln door.", {}),
+        _tool("ring_bell", "Rings the bell.", {}),
+    ],
+}
+
+
+async def test_an_action_on_a_device_answers_the_state_its_name_names(tmp_path: Path) -> None:
+    # no outputSchema, no Returns section: the heater's own fields of the standing state, as they stand
+    path = tmp_path / "kiln.json"
+    path.write_text(json.dumps(KILN), encoding="utf-8")
+    async with stdio_session(str(path)) as session:
+        started = json.loads((await session.call_tool("startHeater", {"heater_power": 2.5})).content[0].text)
+        assert started == {"heaterState": "off", "heaterPower": 2.5}  # the power the call set; the rest as seeded
+        opened = json.loads((await session.call_tool("openDoor", {})).content[0].text)
+        assert set(opened) == {"doorState"}
+        # a name that names no state is still acknowledged
+        rung = (await session.call_tool("ring_bell", {})).content[0].text
+        assert "completed successfully" in rung

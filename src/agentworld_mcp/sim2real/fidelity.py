@@ -242,5 +242,18 @@ def type_agreement(real: Answer, sim: Answer) -> float | None:
     return sum((want & have).values()) / sum(want.values())
 
 
-__all__ = ["Answer", "Known", "answer_of", "canonical", "json_type", "leaves", "mentions", "outcome", "parse_text",
+#: The generic acknowledgement a world model gives a tool it knows nothing to answer with.
+_ACKNOWLEDGED = re.compile(r"^\S+ completed successfully\b")
+
+
+def acknowledged_data(real: JSONDict, simulated: JSONDict) -> bool:
+    """A call the real server answered with data (JSON holding values) that the simulation only acknowledged."""
+    if real.get("isError") or simulated.get("isError") or simulated.get("structuredContent") is not None:
+        return False
+    answer = answer_of(real)
+    has_data = answer.is_json and isinstance(answer.data, (dict, list)) and bool(answer.data)
+    return has_data and bool(_ACKNOWLEDGED.search(" ".join(text_blocks(simulated))))
+
+
+__all__ = ["Answer", "Known", "acknowledged_data", "answer_of", "canonical", "json_type", "leaves", "mentions", "outcome", "parse_text",
            "text_blocks", "type_agreement", "unwrap", "value_marks"]

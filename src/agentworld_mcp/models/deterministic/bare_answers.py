@@ -92,7 +92,30 @@ def bare_answer(step: Step, role: ToolRole) -> Prediction | None:
         noun = _noun(tokens[1:])
         if noun:
             return Prediction({_key(noun, style): _value(step, noun, description)}, effects=[])
+    if (state := _state_it_acts_on(step, tokens[1:] if verb in _ACTION_VERBS else tokens)) is not None:
+        return Prediction(state, effects=determined.applied(step))
     return None  # an action that promises no data: acknowledged (``log_visit``, ``ping``)
+
+
+#: Leading verbs of actions on a device or a session (their nouns name the state they act on).
+_ACTION_VERBS = frozenset({"start", "stop", "press", "release", "open", "close", "lock", "unlock", "turn", "toggle",
+                           "activate", "deactivate", "enable", "disable", "switch", "reset", "adjust", "fill", "set",
+                           "engage", "disengage", "raise", "lower", "pause", "resume", "mute", "unmute"})
+
+
+def _state_it_acts_on(step: Step, nouns: list[str]) -> JSONDict | None:
+    """``startEngine`` on a world whose standing state holds ``engineState``: the fields of the standing
+    state named by the tool's nouns, as they stand after the call (``pressBrakePedal`` -> ``brakePedal*``)."""
+    wanted = {n for n in nouns if len(n) > 2}
+    if not wanted:
+        return None
+    changed = {e.collection: e.fields for e in determined.applied(step)}
+    body: JSONDict = {}
+    for entity in determined.standing(step):
+        for name, value in entity.fields.items():
+            if wanted <= set(words(name)) or (len(wanted) > 1 and len(wanted & set(words(name))) >= 2):
+                body[name] = changed.get(entity.collection, {}).get(name, value)
+    return body or None
 
 
 def _wrapped(step: Step) -> bool:
