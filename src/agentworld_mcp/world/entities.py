@@ -35,6 +35,7 @@ from typing import Any
 
 from . import conventions as conv
 from . import service_profiles as profiles
+from .sql_roles import DB_COLLECTION, KIND_OF_OP, database_ops
 from .roles import (
     ALL_VERBS,
     PAGINATION_ARGS,
@@ -125,6 +126,7 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
     texts = conv.catalog_text(tools)
     namespace = _namespace(list(by_name))
     roles = {name: infer_alone(_unprefixed(tool, namespace)) for name, tool in by_name.items()}
+    _database_tools(roles, {name: _unprefixed(tool, namespace) for name, tool in by_name.items()})
     pseudo: dict[str, JSONDict] = {}  # "tool#value" -> the tool a selector value stands for
     selector_args: dict[str, str] = {}
     for name, tool in by_name.items():
@@ -144,6 +146,7 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
     _merge_messages(roles, every)
     _reads_of_children(roles, every)
     _aspects_join_their_entity(roles, every)
+    _fields_set_on_their_entity(roles, every)
     _creates_by_description(roles, every)
     _creates_by_noun(roles, every)
     _next_items(roles, every)
@@ -174,6 +177,16 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
         if typed is not None:
             selectors[name] = typed
     return EntityModel(out_roles, entities, selectors, service.name if service else None)
+
+
+def _database_tools(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
+    """A catalog with a SQL statement tool is a database: its table tools answer from it (sql_roles)."""
+    statement_tools = {name for name, role in roles.items() if role.style == "sql" and role.query_arg}
+    tokens = {name: words(tool["name"]) for name, tool in tools.items()}
+    for name, op in database_ops(tools, tokens, statement_tools).items():
+        if roles[name].style != "sql":
+            roles[name] = ToolRole(KIND_OF_OP[op], DB_COLLECTION, style="sql", op=op,  # type: ignore[arg-type]
+                                   key_field="name")
 
 
 def _namespace(names: list[str]) -> int:
@@ -394,6 +407,26 @@ def _aspects_join_their_entity(roles: dict[str, ToolRole], tools: dict[str, JSON
         if _has_kind(roles, role.collection, ("create", "list", "search")):
             continue
         roles[name] = dataclasses.replace(role, collection=target, key_args=(arg,))
+
+
+def _fields_set_on_their_entity(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
+    """``set_status(item_id, status)``, ``advance_status(item_id)``: a change named after a field (its own
+    "collection" nothing creates, lists or searches) whose only id argument names an entity another tool
+    creates changes that entity."""
+    from .roles import id_stem, collection_name
+
+    for name, role in list(roles.items()):
+        if role.style != "record" or role.kind not in ("update", "move") or role.key_args:
+            continue
+        ids = [p for p in _props(tools[name]) if is_id_name(p) and p.endswith(("_id", "Id"))]
+        target = collection_name(id_stem(ids[0]) or "") if len(ids) == 1 else None
+        if not target or target == role.collection or not _has_kind(roles, target, ("create",)):
+            continue
+        if _has_kind(roles, role.collection, ("create", "list", "search")):
+            continue
+        like = next(r for r in roles.values() if r.collection == target and r.kind == "create")
+        roles[name] = dataclasses.replace(role, kind="update", collection=target, key_args=(ids[0],), op=None,
+                                          key_field=like.key_field)
 
 
 def _reads_of_children(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:

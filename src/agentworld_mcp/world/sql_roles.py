@@ -70,6 +70,7 @@ KIND_OF_OP: dict[str, str] = {
     "read": "search", "query": "action", "write": "update", "create_table": "create", "list_tables": "list",
     "list_schemas": "list", "describe_table": "read", "drop_table": "delete", "insert": "create",
     "update": "update", "delete": "delete", "create_index": "create", "alter_table": "update",
+    "sample_rows": "search",
 }
 
 
@@ -85,6 +86,48 @@ def sql_operation(tool: JSONDict, tokens: list[str]) -> tuple[str, str | None] |
         return None
     if _SQL_WORDS.search(text) or _DB_WORDS.search(tool.get("description") or "") or set(props) <= _TABLEISH:
         return op, None
+    return None
+
+
+#: Words of a tool name that read a few of a table's rows, and that describe a table's columns.
+_SAMPLE_WORDS = frozenset({"sample", "samples", "preview", "peek", "head", "rows", "browse"})
+_DESCRIBE_WORDS = frozenset({"schema", "describe", "columns", "column", "structure", "info", "metadata",
+                             "definition", "fields", "inspect"})
+_CHANGING_VERBS = frozenset({"insert", "update", "delete", "add", "create", "drop", "remove", "write", "set",
+                             "append", "alter", "rename", "truncate", "import", "load"})
+_TABLE_WORDS = frozenset({"table", "tables", "schema", "schemas", "columns", "column", "database", "rows"})
+
+
+def database_ops(tools: dict[str, JSONDict], tokens: dict[str, list[str]], sql_tools: set[str]) -> dict[str, str]:
+    """Tool name -> op for the table tools of a *database catalog* (one with a SQL statement tool, named in
+    ``sql_tools``) that do not name SQL themselves: in such a catalog ``get_schema_info(table_name)`` describes
+    a table of the same database, ``get_table_sample(table_name, limit)`` reads its rows and ``show_columns``
+    lists its columns. A tool qualifies by its name's words (``tokens``) and its table argument, never by
+    its exact name; a tool of a catalog without a statement tool is left to :func:`sql_operation`."""
+    if not sql_tools:
+        return {}
+    ops: dict[str, str] = {}
+    for name, tool in tools.items():
+        if name in sql_tools:
+            continue
+        op = _database_op(tokens.get(name, []), (tool.get("inputSchema") or {}).get("properties") or {})
+        if op is not None:
+            ops[name] = op
+    return ops
+
+
+def _database_op(tokens: list[str], props: JSONDict) -> str | None:
+    names = set(tokens)
+    table_arg = any(a in props for a in TABLE_ARGS)
+    if not (names & _TABLE_WORDS or table_arg):
+        return None
+    found = _table_op(tokens, props)
+    if found is not None or (tokens and tokens[0] in _CHANGING_VERBS):  # a write this does not know stays a record
+        return found
+    if names & _SAMPLE_WORDS and table_arg:
+        return "sample_rows"
+    if names & _DESCRIBE_WORDS and (table_arg or not props):
+        return "describe_table"
     return None
 
 

@@ -45,9 +45,11 @@ from ...world.world import World
 from ..base import Prediction, Step
 from . import sql_catalog
 from .sql_db import Database, Outcome, SQLFailure, open_database, remember
-from .sql_dialects import (TYPED_DIALECTS, command, data_type, located, postgres_detail, pyformat_placeholders,
-                           typed_value, worded)
+from .sql_dialects import (TYPED_DIALECTS, command, data_type, located, mysql_detail, mysql_strict, postgres_detail,
+                           pyformat_placeholders, typed_value, worded)
 from .sql_shapes import python_value, statement_answer, stated_keys
+from .sql_show import mysql_describe, show_statement
+from .sql_text import csv_text, rows_text
 from ...world.sql_roles import DB_COLLECTION, DB_NAME, TABLE_ARGS, dialect_of
 
 JSONDict = dict[str, Any]
@@ -62,8 +64,9 @@ class Convention:
     dialect: str
     #: ``repr``: Python's ``str(list_of_row_dicts)`` (the reference SQLite server);
     #: ``json``: ``JSON.stringify(rows, null, 2)`` (the reference Postgres server);
-    #: ``tuples``: Python's ``str(cursor.fetchall())``, typed tuples (``[(1, True, datetime.date(2024, 1, 15))]``).
-    rows: Literal["repr", "json", "tuples"]
+    #: ``tuples``: Python's ``str(cursor.fetchall())``, typed tuples (``[(1, True, datetime.date(2024, 1, 15))]``);
+    #: ``csv``: a header line, then a line of comma-joined values per row (:mod:`.sql_text`).
+    rows: Literal["repr", "json", "tuples", "csv"]
     #: ``text``: errors are text with ``isError`` false (``Database error: no such table: x``);
     #: ``error``: ``isError`` true, worded as the database words them.
     errors: Literal["text", "error"]
@@ -75,6 +78,9 @@ class Convention:
     #: The engine's own catalog: the schema a new database has and who owns it.
     default_schema: str = DB_NAME
     schema_owner: str | None = None
+    #: ``csv`` servers' sentences for a statement without rows (``{rowcount}`` filled in) and an empty result.
+    write_message: str | None = None
+    empty_message: str | None = None
 
 
 @functools.cache
@@ -105,8 +111,8 @@ def convention(world: World) -> Convention:
     named = dialect_of(text)
     dialect = named or "sqlite"  # SQL of no named dialect runs as it is
     table = _engines()
-    habits: JSONDict = table["engines"].get(named or "", table["other"])
-    rows: Literal["repr", "json", "tuples"] = habits["rows"]
+    habits: JSONDict = _variant(table["engines"].get(named or "", table["other"]), world)
+    rows: Literal["repr", "json", "tuples", "csv"] = habits["rows"]
     errors: Literal["text", "error"] = habits["errors"]
     prefix = str(habits["error_prefix"])
     values: Literal["driver", "python"] = "driver"
@@ -133,7 +139,19 @@ def convention(world: World) -> Convention:
         elif response.startswith(("[", "{")):
             rows = "json"
     return Convention(dialect, rows, errors, prefix, values, str(habits["default_schema"]),
-                      habits.get("schema_owner"))
+                      habits.get("schema_owner"), habits.get("write_message"), habits.get("empty_message"))
+
+
+def _variant(habits: JSONDict, world: World) -> JSONDict:
+    """The family's habits, or those of the first of its other common servers the catalog shows (the name of
+    its SQL tool's statement argument)."""
+    from ...world.roles import infer_role
+
+    statement_args = {role.query_arg for role in map(infer_role, world.tools) if role.style == "sql" and role.query_arg}
+    for variant in habits.get("variants") or ():
+        if statement_args and statement_args <= set(variant.get("statement_arg") or ()):
+            return {**habits, **{k: v for k, v in variant.items() if k not in ("about", "statement_arg")}}
+    return habits
 
 
 # -- the episode's database -----------------------------------------------------------------------
@@ -155,6 +173,8 @@ def predict_sql(step: Step, role: ToolRole) -> Prediction:
             message = located(message, step.arguments[role.query_arg], conv.dialect)
             if conv.dialect in TYPED_DIALECTS:
                 message = postgres_detail(message, step.arguments[role.query_arg], db.columns)
+            elif conv.dialect == "mysql":
+                message = mysql_detail(message, step.arguments[role.query_arg], db.columns, db.query)
         db.conn.close()  # ValueError/OverflowError: sqlite3 refusing a NUL in the SQL or a huge integer value
         return _error(step, conv, message, database=isinstance(exc, SQLFailure))
     except BaseException:
@@ -212,11 +232,11 @@ def _read(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     reads = ("SELECT", "WITH") if re.search(r"\bCTEs?\b|\bWITH\b", step.tool.description or "") else ("SELECT",)
     if conv.errors == "text" and not sql.strip().upper().startswith(reads):
         raise _Refused(f"Only SELECT queries are allowed for {step.tool.name}")
-    outcome = db.run(sql, _params(step))
+    outcome = _run(db, sql, step, conv)
     if db.changed:  # a read-only transaction refuses writes
         raise SQLFailure(_READ_ONLY.get(conv.dialect, "attempt to write a readonly database").format(
             outcome.command or command(sql)))
-    return (_stated(step, db, sql, outcome, conv) or _tuples(db, sql, outcome, conv)
+    return (_stated(step, db, sql, outcome, conv) or _tuples(db, sql, outcome, conv) or _lines(db, sql, outcome, conv)
             or _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns))
 
 
@@ -229,14 +249,24 @@ def _write(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     sql = _statement(step, role)
     if conv.errors == "text" and sql.strip().upper().startswith("SELECT"):
         raise _Refused(f"SELECT queries are not allowed for {step.tool.name}")
-    outcome = db.run(sql, _params(step))
-    return _stated(step, db, sql, outcome, conv) or _tuples(db, sql, outcome, conv) or _result(outcome, conv, sql)
+    outcome = _run(db, sql, step, conv)
+    return (_stated(step, db, sql, outcome, conv) or _tuples(db, sql, outcome, conv) or _lines(db, sql, outcome, conv)
+            or _result(outcome, conv, sql))
 
 
 def _query(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     sql = _statement(step, role)
-    outcome = db.run(sql, _params(step))
-    return _stated(step, db, sql, outcome, conv) or _tuples(db, sql, outcome, conv) or _result(outcome, conv, sql)
+    outcome = _run(db, sql, step, conv)
+    return (_stated(step, db, sql, outcome, conv) or _tuples(db, sql, outcome, conv) or _lines(db, sql, outcome, conv)
+            or _result(outcome, conv, sql))
+
+
+def _run(db: Database, sql: str, step: Step, conv: Convention) -> Outcome:
+    """The statement's outcome: a catalog statement the family has and SQLite lacks (``SHOW TABLES``), else
+    the database's."""
+    if conv.dialect == "mysql" and (refused := mysql_strict(sql, db.columns)):
+        raise SQLFailure(refused)
+    return show_statement(sql, db, conv.dialect) or db.run(sql, _params(step))
 
 
 def _stated(step: Step, db: Database, sql: str, outcome: Outcome, conv: Convention) -> _Body | None:
@@ -273,6 +303,20 @@ def _tuples(db: Database, sql: str, outcome: Outcome, conv: Convention) -> _Body
     declared = _declared_types(db, sql)
     typed = [tuple(typed_value(row[c], declared.get(c.lower())) for c in outcome.columns) for row in outcome.rows]
     return _Body(rows=outcome.rows, count=len(typed), columns=outcome.columns, text=repr(typed))
+
+
+def _lines(db: Database, sql: str, outcome: Outcome, conv: Convention) -> _Body | None:
+    """The answer of a server that prints lines: a header and a line per row, else its sentence for a statement
+    without rows or a query that found none; None for other conventions."""
+    if conv.rows != "csv":
+        return None
+    if not outcome.columns:
+        count = max(outcome.rowcount, 0)
+        return _Body(rows=[], count=count, text=(conv.write_message or "{rowcount}").format(rowcount=count))
+    if not outcome.rows and conv.empty_message:
+        return _Body(rows=[], count=0, columns=outcome.columns, text=conv.empty_message)
+    text = csv_text(outcome.columns, outcome.rows, _declared_types(db, sql))
+    return _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns, text=text)
 
 
 def _declared_types(db: Database, sql: str) -> dict[str, str]:
@@ -331,6 +375,49 @@ def _create_table(step: Step, role: ToolRole, db: Database, conv: Convention) ->
     return _Body(value={"message": f"Table {table} created successfully", "sql": sql})
 
 
+def _names_table(step: Step) -> bool:
+    """Whether the call names a table (a tool whose table argument is optional lists them all without one)."""
+    required = (step.tool.input_schema or {}).get("required") or []
+    return any(isinstance(step.arguments.get(a), str) and step.arguments[a] for a in TABLE_ARGS) or any(
+        a in required for a in TABLE_ARGS)
+
+
+def _table_of(step: Step, db: Database) -> str:
+    """The table the call names; ``database.table`` is the table where the database is the episode's only one."""
+    table = _table_arg(step)
+    if "." in table and table not in db.tables():
+        return table.rsplit(".", 1)[1].strip("`\"")
+    return table
+
+
+def _sample_rows(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    """A few of a table's rows, as the catalog's SQL tool prints a ``SELECT``; a missing table fails as a query on it."""
+    table = _table_of(step, db)
+    quote = "`" if conv.dialect in ("mysql", "bigquery") else '"'
+    sql = f"SELECT * FROM {quote}{table.replace(quote, quote * 2)}{quote} LIMIT {_sample_size(step)}"
+    outcome = db.run(sql)
+    return _lines(db, sql, outcome, conv) or _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns)
+
+
+def _sample_size(step: Step) -> int:
+    """The call's row count, else its argument's default (declared, or "default 5" in its description), else 5."""
+    props: JSONDict = (step.tool.input_schema or {}).get("properties") or {}
+    for name in ("limit", "n", "count", "rows", "num_rows", "max_rows", "sample_size", "size", "top"):
+        schema = props.get(name)
+        if not isinstance(schema, dict):
+            continue
+        given = step.arguments.get(name)
+        if isinstance(given, int) and not isinstance(given, bool) and given >= 0:
+            most = re.search(r"\bmax(?:imum)?\.? (\d+)", schema.get("description") or "")
+            return min(given, int(most.group(1))) if most else given
+        if isinstance(schema.get("default"), int):
+            return int(schema["default"])
+        stated = re.search(r"\bdefault(?:s to|:)? (\d+)", schema.get("description") or "", re.IGNORECASE)
+        if stated:
+            return int(stated.group(1))
+    return 5
+
+
 def _table_arg(step: Step) -> str:
     table = next((step.arguments[a] for a in TABLE_ARGS if isinstance(step.arguments.get(a), str)), None)
     if not table:
@@ -368,39 +455,30 @@ def _list_schemas(step: Step, role: ToolRole, db: Database, conv: Convention) ->
 
 
 def _describe_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
-    table = _table_arg(step)
+    facts = sql_catalog.described_facts(step.tool.description or "")
+    if facts is not None and not _names_table(step):  # "omit table_name to see all tables": every column
+        rows = sql_catalog.information_columns(db, db.tables(), facts, conv.dialect, with_table=True)
+        return _Body(rows=rows, count=len(rows))
+    table = _table_of(step, db)
     stated = stated_keys(step.tool.description)
     if stated is not None and not stated.array:
         return _Body(value=sql_catalog.details(stated, db, table, _schema_arg(step, conv), conv.dialect))
+    if facts is not None:
+        if not db.columns(table):
+            raise SQLFailure(worded(f"no such table: {table}", conv.dialect))
+        rows = sql_catalog.information_columns(db, [table], facts, conv.dialect, with_table=False)
+        return _Body(rows=rows, count=len(rows))
     if conv.rows == "repr":  # the reference server interpolates the name into PRAGMA, errors and all
         return _Body(rows=db.run(f"PRAGMA table_info({table})").rows)
     columns = db.columns(table)
     if not columns:
         raise SQLFailure(worded(f"no such table: {table}", conv.dialect))
     if conv.dialect == "mysql":
-        return _Body(rows=_mysql_describe(db, table, columns), count=len(columns))
+        return _Body(rows=mysql_describe(db, table, columns), count=len(columns))
     rows = [{"column_name": c["name"], "data_type": data_type(c["type"], conv.dialect),
              "is_nullable": "NO" if c["notnull"] or c["pk"] else "YES", "column_default": c["dflt_value"]}
             for c in columns]
     return _Body(rows=rows, count=len(rows))
-
-
-def _mysql_describe(db: Database, table: str, columns: list[JSONDict]) -> list[JSONDict]:
-    """``DESCRIBE table`` as MySQL prints it: Field, Type, Null, Key, Default, Extra."""
-    unique = {row["name"] for index in db.query("SELECT name FROM pragma_index_list(?) WHERE \"unique\"", table)
-              for row in db.query("SELECT name FROM pragma_index_info(?)", index["name"])}
-    autoincrement = "AUTOINCREMENT" in str(db.query("SELECT sql FROM sqlite_master WHERE name = ?", table)).upper()
-    rows = []
-    for c in columns:
-        integer_key = c["pk"] and str(c["type"]).upper() == "INTEGER"
-        default = c["dflt_value"]
-        if isinstance(default, str) and default.startswith("'") and default.endswith("'"):
-            default = default[1:-1].replace("''", "'")
-        rows.append({"Field": c["name"], "Type": data_type(c["type"], "mysql"),
-                     "Null": "NO" if c["notnull"] or c["pk"] else "YES",
-                     "Key": "PRI" if c["pk"] else "UNI" if c["name"] in unique else "", "Default": default,
-                     "Extra": "auto_increment" if integer_key and autoincrement else ""})
-    return rows
 
 
 def _drop_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
@@ -453,7 +531,7 @@ _OPS = {
     "read": _read, "write": _write, "query": _query, "create_table": _create_table, "list_tables": _list_tables,
     "list_schemas": _list_schemas, "describe_table": _describe_table, "drop_table": _drop_table,
     "insert": _row_op, "update": _row_op, "delete": _row_op, "create_index": _create_index,
-    "alter_table": _alter_table,
+    "alter_table": _alter_table, "sample_rows": _sample_rows,
 }
 
 
@@ -464,6 +542,8 @@ def render_rows(rows: Any, conv: Convention) -> str:
     """Rows as the server prints them: ``str(rows)`` (Python servers) or ``JSON.stringify(rows, null, 2)``."""
     if conv.rows == "repr":
         return str(rows)
+    if conv.rows == "csv" and isinstance(rows, list) and all(isinstance(r, dict) for r in rows):
+        return (rows_text(rows) if rows or not conv.empty_message else conv.empty_message)
     if conv.values == "python":  # json.dumps as a Python server calls it
         return json.dumps(rows, ensure_ascii=False, default=str)
     return json.dumps(rows, indent=2, ensure_ascii=False, default=_json_default)

@@ -88,6 +88,46 @@ def details(stated: Stated, db: Database, table: str, schema: str, dialect: str)
                                  "foreign_keys": ("fks",), "indexes": ("index",)})
 
 
+#: ``information_schema.columns`` columns and the words by which a tool's description names them.
+_COLUMN_FACTS: tuple[tuple[str, str], ...] = (
+    ("data_type", r"\b(?:data )?types?\b"), ("is_nullable", r"\bnull"), ("column_default", r"\bdefaults?\b"),
+    ("column_key", r"\b(?:primary )?keys?\b"), ("column_comment", r"\bcomments?\b"))
+
+
+def described_facts(description: str) -> list[str] | None:
+    """The ``information_schema.columns`` facts a tool's description lists ("column names, data types,
+    nullability, default values"), or None when it lists fewer than two."""
+    facts = [name for name, words in _COLUMN_FACTS if re.search(words, description, re.IGNORECASE)]
+    return facts if len(facts) >= 2 else None
+
+
+def information_columns(db: Database, tables: list[str], facts: list[str], dialect: str,
+                        with_table: bool) -> list[JSONDict]:
+    """Rows of ``information_schema.columns`` for ``tables``: the column's name and the ``facts``, the table's
+    name first when several tables are listed; upper-case names as the MySQL family prints them."""
+    rows = []
+    for table in tables:
+        unique = {r["name"] for index in db.query("SELECT name FROM pragma_index_list(?) WHERE \"unique\"", table)
+                  for r in db.query("SELECT name FROM pragma_index_info(?)", index["name"])}
+        for c in db.columns(table):
+            kind = data_type(c["type"], dialect)
+            every = {"table_name": table, "column_name": c["name"],
+                     "data_type": kind.split("(")[0] if dialect == "mysql" else kind,
+                     "is_nullable": "NO" if c["notnull"] or c["pk"] else "YES",
+                     "column_default": _unquoted(c["dflt_value"]),
+                     "column_key": "PRI" if c["pk"] else "UNI" if c["name"] in unique else "",
+                     "column_comment": ""}
+            names = (["table_name"] if with_table else []) + ["column_name"] + facts
+            rows.append({(n.upper() if dialect == "mysql" else n): every[n] for n in names})
+    return rows
+
+
+def _unquoted(default: Any) -> Any:
+    if isinstance(default, str) and len(default) > 1 and default[0] == default[-1] == "'":
+        return default[1:-1].replace("''", "'")
+    return default
+
+
 def _column(column: JSONDict, dialect: str) -> JSONDict:
     declared = str(column["type"] or "")
     size = re.search(r"\(\s*(\d+)\s*\)", declared)
@@ -124,4 +164,4 @@ def _indexes(db: Database, table: str, schema: str) -> dict[str, str]:
     return out
 
 
-__all__ = ["details", "schemas", "size_pretty", "tables"]
+__all__ = ["described_facts", "details", "information_columns", "schemas", "size_pretty", "tables"]

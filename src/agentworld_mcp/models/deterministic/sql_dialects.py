@@ -362,6 +362,106 @@ def _postgres_located(message: str, query: str) -> str:
     return message
 
 
+def mysql_detail(message: str, sql: str, columns_of: Callable[[str], list[JSONDict]],
+                 query: Callable[..., list[JSONDict]]) -> str:
+    """A MySQL error with what the server reads from the statement: the text from the offending token on
+    (``near 'SELEC title FROM books' at line 1``, at most 80 characters as MySQL prints it), and the entry a
+    unique key already holds (``Duplicate entry '2' for key 'PRIMARY'``); else as it is."""
+    near = re.fullmatch(r"(.*near ')(.*)(' at line )1", message, re.DOTALL)
+    if near is not None:
+        found = re.search(rf"(?<![\w]){re.escape(near.group(2))}", sql) if near.group(2) else None
+        if found is not None:
+            line = sql.count("\n", 0, found.start()) + 1
+            return f"{near.group(1)}{sql[found.start():].rstrip().rstrip(';')[:80]}{near.group(3)}{line}"
+        return message
+    unique = re.fullmatch(r"UNIQUE constraint failed: (\w+)\.(\w+)((?:, \w+\.\w+)*)", message)
+    if unique is None:
+        return message
+    table = unique.group(1)
+    keys = [unique.group(2)] + re.findall(r"\.(\w+)", unique.group(3))
+    primary = {c["name"] for c in columns_of(table) if c["pk"]}
+    name = "PRIMARY" if set(keys) <= primary else keys[0]  # MySQL names a unique index after its first column
+    entry = _duplicate_entry(sql, table, keys, columns_of, query)
+    return f"Duplicate entry '{entry}' for key '{name}'" if entry is not None else message
+
+
+_NUMERIC_KINDS = {"INT": "integer", "INTEGER": "integer", "BIGINT": "integer", "SMALLINT": "integer",
+                  "TINYINT": "integer", "MEDIUMINT": "integer", "DECIMAL": "decimal", "NUMERIC": "decimal",
+                  "FLOAT": "double", "DOUBLE": "double", "REAL": "double"}
+
+
+def mysql_strict(sql: str, columns_of: Callable[[str], list[JSONDict]]) -> str | None:
+    """The error a MySQL server in strict mode (its default) gives a text that is no number written to a
+    numeric column (``Incorrect decimal value: 'cheap' for column 'price' at row 1``); None when it is fine.
+    SQLite would store the text as it is."""
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        tree = sqlglot.parse_one(sql, read="mysql")
+    except (sqlglot.errors.SqlglotError, RecursionError, ValueError):
+        return None
+    if not isinstance(tree, (exp.Update, exp.Insert)) or tree.find(exp.Table) is None:
+        return None
+    table = tree.find(exp.Table).name  # type: ignore[union-attr]
+    declared = {str(c["name"]).lower(): str(c["type"] or "").split("(")[0].strip().upper() for c in columns_of(table)}
+    written: list[tuple[int, str, Any]] = []
+    if isinstance(tree, exp.Update):
+        written = [(1, eq.this.name, eq.expression) for eq in tree.expressions if isinstance(eq, exp.EQ)]
+    elif isinstance(tree.this, exp.Schema) and isinstance(tree.expression, exp.Values):
+        names = [c.name for c in tree.this.expressions]
+        written = [(i + 1, n, v) for i, row in enumerate(tree.expression.expressions)
+                   for n, v in zip(names, row.expressions)]
+    for row, column, value in written:
+        kind = _NUMERIC_KINDS.get(declared.get(column.lower(), ""))
+        if kind and isinstance(value, exp.Literal) and value.is_string and not _is_number(value.name):
+            return f"Incorrect {kind} value: '{value.name}' for column '{column}' at row {row}"
+    return None
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _duplicate_entry(sql: str, table: str, keys: list[str], columns_of: Callable[[str], list[JSONDict]],
+                     query: Callable[..., list[JSONDict]]) -> str | None:
+    """The key values of the INSERT's first row that the table (or an earlier row of the same INSERT) holds."""
+    import sqlglot
+    from sqlglot import exp
+
+    try:
+        tree = sqlglot.parse_one(sql, read="mysql")
+    except (sqlglot.errors.SqlglotError, RecursionError):
+        return None
+    values = tree.find(exp.Values) if isinstance(tree, exp.Insert) else None
+    if values is None:
+        return None
+    target = tree.this
+    named = ([c.name for c in target.expressions] if isinstance(target, exp.Schema)
+             else [str(c["name"]) for c in columns_of(table)])
+    seen: set[tuple[str, ...]] = set()
+    for row in values.expressions:
+        try:
+            shown = tuple(_literal(row.expressions[named.index(k)]) for k in keys)
+        except (ValueError, IndexError):
+            return None
+        where = " AND ".join(f'CAST("{k}" AS TEXT) = ?' for k in keys)
+        if shown in seen or query(f'SELECT 1 FROM "{table}" WHERE {where}', *shown):
+            return "-".join(shown)
+        seen.add(shown)
+    return None
+
+
+def _literal(node: Any) -> str:
+    from sqlglot import exp
+
+    return str(node.name) if isinstance(node, exp.Literal) else str(node.sql("mysql"))
+
+
 def postgres_detail(message: str, sql: str, columns_of: Callable[[str], list[JSONDict]]) -> str:
     """A unique violation's ``DETAIL:  Key (email)=(ada@example.com) already exists.``, the key's value read
     from the INSERT that failed (``columns_of(table)``: the table's columns, to find the key's); else as it is."""
