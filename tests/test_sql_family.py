@@ -146,3 +146,21 @@ def test_table_tools_of_a_catalog_without_a_sql_tool_stay_record_tools(tmp_path:
     assert database["get_table_sample"].role.style == "sql"
     assert database["get_schema_info"].role.op == "describe_table"
     assert spreadsheet["get_table_sample"].role.style != "sql"
+
+
+#: Statement tools that never say SQL: a table made from a statement, a query exported.
+STATEMENTS = [
+    _tool("read_query", "Execute a SELECT query on the SQLite database", {"query": STRING}, ["query"]),
+    _tool("create_table", "Create a new table in the database", {"query": STRING}, ["query"]),
+    _tool("export_query", "Export query results in a format", {"query": STRING, "format": STRING}, ["query"]),
+]
+
+
+async def test_a_database_catalogs_tools_that_take_a_statement_run_it_whatever_their_words(tmp_path: Path) -> None:
+    world = tmp_path / "statements.json"
+    world.write_text(json.dumps({"name": "statements", "tools": STATEMENTS}), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        made = await session.call_tool("create_table", {"query": "CREATE TABLE talks (id INTEGER PRIMARY KEY, title TEXT)"})
+        assert not made.isError
+        rows = await session.call_tool("export_query", {"query": "SELECT name FROM sqlite_master", "format": "json"})
+        assert "talks" in rows.content[0].text

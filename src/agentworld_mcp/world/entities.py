@@ -183,10 +183,10 @@ def _database_tools(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> N
     """A catalog with a SQL statement tool is a database: its table tools answer from it (sql_roles)."""
     statement_tools = {name for name, role in roles.items() if role.style == "sql" and role.query_arg}
     tokens = {name: words(tool["name"]) for name, tool in tools.items()}
-    for name, op in database_ops(tools, tokens, statement_tools).items():
+    for name, (op, statement) in database_ops(tools, tokens, statement_tools).items():
         if roles[name].style != "sql":
             roles[name] = ToolRole(KIND_OF_OP[op], DB_COLLECTION, style="sql", op=op,  # type: ignore[arg-type]
-                                   key_field="name")
+                                   key_field="name", query_arg=statement)
 
 
 def _namespace(names: list[str]) -> int:

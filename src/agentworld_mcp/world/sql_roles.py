@@ -98,21 +98,30 @@ _CHANGING_VERBS = frozenset({"insert", "update", "delete", "add", "create", "dro
 _TABLE_WORDS = frozenset({"table", "tables", "schema", "schemas", "columns", "column", "database", "rows"})
 
 
-def database_ops(tools: dict[str, JSONDict], tokens: dict[str, list[str]], sql_tools: set[str]) -> dict[str, str]:
+def database_ops(tools: dict[str, JSONDict], tokens: dict[str, list[str]], sql_tools: set[str]
+                 ) -> dict[str, tuple[str, str | None]]:
     """Tool name -> op for the table tools of a *database catalog* (one with a SQL statement tool, named in
     ``sql_tools``) that do not name SQL themselves: in such a catalog ``get_schema_info(table_name)`` describes
     a table of the same database, ``get_table_sample(table_name, limit)`` reads its rows and ``show_columns``
     lists its columns. A tool qualifies by its name's words (``tokens``) and its table argument, never by
-    its exact name; a tool of a catalog without a statement tool is left to :func:`sql_operation`."""
+    its exact name; a tool of a catalog without a statement tool is left to :func:`sql_operation`. A tool
+    of such a catalog that takes a statement (``create_table(query)``, ``export_query(query, format)``) runs it,
+    though its own description never says SQL. Values: ``(op, statement argument or None)``."""
     if not sql_tools:
         return {}
-    ops: dict[str, str] = {}
+    ops: dict[str, tuple[str, str | None]] = {}
     for name, tool in tools.items():
         if name in sql_tools:
             continue
-        op = _database_op(tokens.get(name, []), (tool.get("inputSchema") or {}).get("properties") or {})
+        props = (tool.get("inputSchema") or {}).get("properties") or {}
+        statement = next((a for a in SQL_ARGS if _is_string(props.get(a))), None)
+        if statement is not None:
+            ops[name] = (_query_op(tokens.get(name, []), tool.get("description") or "", tool.get("annotations") or {}),
+                         statement)
+            continue
+        op = _database_op(tokens.get(name, []), props)
         if op is not None:
-            ops[name] = op
+            ops[name] = (op, None)
     return ops
 
 
