@@ -134,3 +134,13 @@ async def test_an_action_on_a_device_answers_the_state_its_name_names(tmp_path: 
         # a name that names no state is still acknowledged
         rung = (await session.call_tool("ring_bell", {})).content[0].text
         assert "completed successfully" in rung
+
+
+async def test_a_tool_named_by_its_noun_alone_reads_what_its_description_says_it_gets(tmp_path: Path) -> None:
+    world = {"name": "board", "tools": [_tool("project_summary", "Get summary of items by status.", {})]}
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(world), encoding="utf-8")
+    async with stdio_session(str(path)) as session:
+        text = (await session.call_tool("project_summary", {})).content[0].text
+        assert "completed successfully" not in text
+        assert "project_summary" in json.loads(text)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...world.roles import ToolRole, words
+from ...world.roles import ALL_VERBS, ToolRole, words
 from ..base import Prediction, Step
 from . import determined
 from .bare_returns import nothing_returned, returned_fields
@@ -88,7 +88,10 @@ def bare_answer(step: Step, role: ToolRole) -> Prediction | None:
         return Prediction({_key([converted[0]], style): converted[1]}, effects=[])
     if verb == "count" or re.match(r"\W*(?:how many|(?:the )?number of)\b", description, re.IGNORECASE):
         return Prediction({"count": _count(step, role, tokens[1:])}, effects=[])
-    if verb in _READS and len(tokens) > 1:
+    said = words(description.split(".")[0])[:1]
+    if verb not in ALL_VERBS and said and said[0] in _READS:  # ``project_summary``: "Get summary of items..."
+        tokens = ["get", *tokens]
+    if tokens[0] in _READS and len(tokens) > 1:
         noun = _noun(tokens[1:])
         if noun:
             return Prediction({_key(noun, style): _value(step, noun, description)}, effects=[])
