@@ -107,8 +107,8 @@ _ACTION_VERBS = frozenset({"start", "stop", "press", "release", "open", "close",
 
 
 def _state_it_acts_on(step: Step, nouns: list[str]) -> JSONDict | None:
-    """``startEngine`` on a world whose standing state holds ``engineState``: the fields of the standing
-    state named by the tool's nouns, as they stand after the call (``pressBrakePedal`` -> ``brakePedal*``)."""
+    """``startHeater`` on a world whose standing state holds ``heaterState``: the fields of the standing
+    state named by the tool's nouns, as they stand after the call (``openKilnDoor`` -> ``kilnDoor*``)."""
     wanted = {n for n in nouns if len(n) > 2}
     if not wanted:
         return None
