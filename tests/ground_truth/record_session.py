@@ -9,7 +9,9 @@ over stdio (no MCP library between us and the server), and writes the recording 
 server listed to ``../catalogs/NAME_server.json``. ``--workdir`` runs the server in a fresh
 copy of that directory's state: the directory is emptied and recreated first, so a
 re-recording starts where the committed one did. The command used for each committed
-recording is in ``../realism/catalogs/SOURCES.md``.
+recording is in ``../realism/catalogs/SOURCES.md``. ``--heldout`` plays
+``sessions/heldout/NAME.json`` instead and writes only ``heldout/NAME.jsonl`` (a held-out session
+for ``benchmarks/learn_fidelity.py``): the training recording and the catalog stay untouched.
 """
 
 from __future__ import annotations
@@ -68,11 +70,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("name")
     parser.add_argument("--workdir", type=Path, help="emptied and recreated first; the server runs in it")
     parser.add_argument("--setup", help="a shell command run in --workdir before the server starts")
+    parser.add_argument("--heldout", action="store_true",
+                        help="play sessions/heldout/NAME.json into heldout/NAME.jsonl; write no catalog")
     split = argv.index("--") if "--" in argv else len(argv)
     args, command = parser.parse_args(argv[:split]), argv[split + 1:]
     if not command:
         parser.error("give the server's command after --")
-    calls = json.loads((HERE / "sessions" / f"{args.name}.json").read_text(encoding="utf-8"))
+    sessions, out = (HERE / "sessions" / "heldout", HERE / "heldout" / f"{args.name}.jsonl") if args.heldout \
+        else (HERE / "sessions", HERE / f"{args.name}_server.jsonl")
+    calls = json.loads((sessions / f"{args.name}.json").read_text(encoding="utf-8"))
     if args.workdir is not None:
         shutil.rmtree(args.workdir, ignore_errors=True)
         args.workdir.mkdir(parents=True)
@@ -81,11 +87,12 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         recording = Path(tmp) / "recording.jsonl"
         play(command, calls, recording, args.name, args.workdir)
-        shutil.copyfile(recording, HERE / f"{args.name}_server.jsonl")
+        shutil.copyfile(recording, out)
         catalog = json.loads(recording.with_name("recording.tools.json").read_text(encoding="utf-8"))
-    (CATALOGS / f"{args.name}_server.json").write_text(json.dumps(catalog, indent=1, ensure_ascii=False) + "\n",
-                                                      encoding="utf-8")
-    print(f"{len(calls)} calls -> {HERE / f'{args.name}_server.jsonl'}")
+    if not args.heldout:
+        (CATALOGS / f"{args.name}_server.json").write_text(json.dumps(catalog, indent=1, ensure_ascii=False) + "\n",
+                                                          encoding="utf-8")
+    print(f"{len(calls)} calls -> {out}")
     return 0
 
 

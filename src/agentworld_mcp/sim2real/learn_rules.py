@@ -45,6 +45,8 @@ _CODE = re.compile(r"[a-z][a-z_]{1,40}")
 _FINISHES = re.compile(r"done|complete|finish|close|resolve", re.IGNORECASE)
 #: Kinds of condition, the simplest first (a tie between conditions goes to the earlier kind).
 _KINDS = ("missing", "acted", "all_children", "not_acted", "not_all_children")
+#: A refusal of the call's arguments as such (a validator's words), whatever the state.
+_INVALID_INPUT = re.compile(r"input validation error|invalid arguments? for tool|validation error", re.IGNORECASE)
 
 
 def codes(arguments: JSONDict, data: Any, skip: Any = ()) -> tuple[tuple[str, str], ...]:
@@ -136,8 +138,10 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
         options = [json.loads(c) for c in found]
         if not confirmed:  # no usual answer to tell it from: only a tool other rules confirmed
             options = [c for c in options if votes.get(c.get("tool") or "", 0) > 0]
-        if not options:
-            continue
+        if len(calls) == 1:  # one refusal is weak evidence: only its key missing, or acted on, explains it
+            options = [c for c in options if c["if"] in ("missing", "acted") and c["arg"] in keys]
+        if not options or _INVALID_INPUT.search(answer_text(calls[0][0].result)):
+            continue  # a refusal of the arguments' values is the inputSchema's business, not the state's
         order = list((spec.input_schema.get("properties") or {}) if spec is not None else {})
         best = min(options, key=lambda c: (c["arg"] not in keys, _KINDS.index(c["if"]), -votes.get(c.get("tool") or "", 0),
                                            order.index(c["arg"]) if c["arg"] in order else len(order)))
