@@ -38,6 +38,14 @@ JSONDict = dict[str, Any]
 _DONE = "_agentworld_learned"
 
 
+def computed(step: Step) -> bool:
+    """Whether a domain engine or the key-value store answers ``step``'s tool from the episode's state."""
+    from .engines import engine_for
+    from .keyspace import command_for
+
+    return engine_for(step) is not None or command_for(step) is not None
+
+
 def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Prediction | None:
     """The answer a learned rule gives, or the model's answer with the fields the tool sets; None otherwise."""
     meta = learned(step)
@@ -51,6 +59,8 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
         for rule in rules:
             if history.holds(rule["when"], step.arguments):
                 return _ruled(step, rule)
+    if computed(step):  # an engine or the keyspace computes this tool's answer: a template would only copy one
+        return None
     sets, copies, counters, slots = (m if isinstance(m := meta.get(k), dict) else {}
                                      for k in ("sets", "copies", "counters", "slots"))
     sentence = text_template(step)
@@ -163,4 +173,4 @@ def _filled(value: Any, arguments: JSONDict) -> Any:
     return render(value, arguments, {}) if isinstance(value, str) else value
 
 
-__all__ = ["LEARNED_META", "episode_history", "learned", "learned_answer"]
+__all__ = ["LEARNED_META", "computed", "episode_history", "learned", "learned_answer"]

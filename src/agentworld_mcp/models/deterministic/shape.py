@@ -66,8 +66,10 @@ def shaped_spec(spec: ToolSpec) -> ToolSpec | None:
 
 def predict_in_shape(step: Step, predict: Callable[[Step], Prediction]) -> Prediction:
     """``predict(step)``, answered in the tool's inferred shape when it has one."""
+    from .learned_rules import computed
+
     shaped = shaped_spec(step.tool)
-    if shaped is None:
+    if shaped is None or computed(step):  # an engine's or the keyspace's answer is the state's, not a shape's
         return predict(step)
     shape = output_shape(step.tool.definition) or {}
     # Record-style tools are rendered in the shape; file and graph tools keep their own
