@@ -35,6 +35,7 @@ from typing import Any
 
 from . import conventions as conv
 from . import service_profiles as profiles
+from .name_order import verb_first
 from .sql_roles import DB_COLLECTION, KIND_OF_OP, database_ops
 from .roles import (
     ALL_VERBS,
@@ -125,6 +126,8 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
     by_name = {t["name"]: t for t in tools}
     texts = conv.catalog_text(tools)
     namespace = _namespace(list(by_name))
+    # ``key-create`` is read as ``create_key``; a consolidated ``issue_write(method)`` names no operation
+    by_name = {name: t if _selector(t) else verb_first(t, namespace) for name, t in by_name.items()}
     roles = {name: infer_alone(_unprefixed(tool, namespace)) for name, tool in by_name.items()}
     _database_tools(roles, {name: _unprefixed(tool, namespace) for name, tool in by_name.items()})
     pseudo: dict[str, JSONDict] = {}  # "tool#value" -> the tool a selector value stands for

@@ -118,7 +118,7 @@ def is_id_name(name: str) -> bool:
 
 def id_stem(name: str) -> str | None:
     """``issue_id`` / ``issueId`` / ``issue_number`` -> ``issue``; ``id`` -> None."""
-    for suffix in ("_id", "Id", "_uuid", "_key", "_number", "_name", "Name", "Number", "Key", "Uuid"):
+    for suffix in ("_gid", "Gid", "_id", "Id", "_uuid", "_key", "_number", "_name", "Name", "Number", "Key", "Uuid"):
         if name.endswith(suffix) and len(name) > len(suffix):
             return "_".join(words(name[: -len(suffix)]))
     return None
@@ -501,8 +501,8 @@ def _key_field(own: str, item_props: JSONDict) -> str:
 
 def _refers_to(arg: str, own: str, key_field: str) -> bool:
     """Whether the id-like argument ``arg`` names the tool's own entity (not another one)."""
-    if arg in ("id", "uuid", "key", "slug", "number", key_field):
-        return True
+    if arg in ("id", "uuid", "key", "slug", "number", key_field) or arg in ("ID", "UUID", "Id", "Uuid"):
+        return True  # ``ID``/``UUID``: generated servers keep the API's capitals
     stem = id_stem(arg)
     if stem is None:
         return arg in ID_NAMES
