@@ -8,18 +8,20 @@ operation is found by what a REST call is made of, each part scored in [0, 1]:
   a create is a POST on a collection, a read a GET on an item, a list a GET on a collection,
   an update a PATCH/PUT (or POST) on an item, a delete a DELETE; an action verb (``merge``,
   ``finalize``) wants its word in the path; an RPC-style path (``/chat.postMessage``) says
-  its verb itself;
+  its verb itself; the verb is read wherever the name says it (``droplet-get``) and a path
+  ending in a parent's key (``/flags/{projectKey}``) is that parent's collection;
 - **resource**: the tool's nouns against the path's last resource segment (singular or
   plural, camel/kebab/snake, prefixes: ``repo`` is ``repository``), and the path's other
   words explained by the tool's name, arguments or description (``/branches/{branch}/
   protection/...`` is not ``get_pull_request``);
-- **arguments**: the operation's path parameters each named by an argument (``pull_number``,
-  ``block_id`` for ``/blocks/{id}``), and the tool's arguments found among the parameters
-  and body properties;
+- **arguments**: the operation's path parameters each named by its own argument (``pull_number``,
+  ``block_id`` for ``/blocks/{id}``, a bare ``ID`` for ``{droplet_id}``), and the tool's
+  arguments found among the parameters and body properties, one level down on both sides
+  (a tool's one ``request`` object, a body wrapped in ``data``);
 - **words**: the tool's name and description against the operation id and summary.
 
 The confidence is their weighted sum, cut when the method is wrong or a path parameter
-has no argument. Pure functions over tool dicts; :mod:`.openapi_enrich` uses them.
+(or a required parameter) has no argument. Pure functions over tool dicts; :mod:`.openapi_enrich` uses them.
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ WEIGHTS = {"method": 0.3, "resource": 0.3, "arguments": 0.25, "words": 0.15}
 #: Words that name no resource: filler, versions, the HTTP methods.
 _FILLER = frozenset({"api", "the", "a", "an", "of", "for", "by", "to", "in", "on", "with", "from", "and", "or", "all",
                      "new", "specific", "given", "details", "detail", "info", "information", "one",
-                     "this", "that", "it", "its", "your", "using", "via", "single", "multiple", "many", "object"})
+                     "this", "that", "it", "its", "your", "using", "via", "single", "multiple", "many", "object",
+                     "across", "within", "under", "into", "per"})
 _VERSION = re.compile(r"^v\d+$|^\d+(\.\d+)*$")
 _METHODS = ("get", "post", "put", "patch", "delete")
 #: Arguments every call may carry that name nothing of the operation (pagination, auth).
@@ -48,7 +51,10 @@ _NEUTRAL_ARGS = frozenset({"token", "limit", "cursor", "page", "per_page", "page
 
 
 def norm(word: str) -> str:
-    return singular(word.lower())
+    low = word.lower()
+    if low.endswith("uses") and len(low) > 5 and low[-5] not in "aeiou":
+        return low[:-2]  # ``statuses`` is ``status`` (``causes`` keeps its ``e``)
+    return singular(low)
 
 
 def bag(*texts: str) -> list[str]:
@@ -69,8 +75,22 @@ def _found(word: str, among: Set[str]) -> bool:
     return word in among or any(same(word, w) for w in among)
 
 
+def initials(ws: tuple[str, ...] | list[str]) -> str:
+    """``lb`` of ``load balancer``: a short name for a resource of two or three words ("" for one)."""
+    return "".join(w[0] for w in ws) if 2 <= len(ws) <= 3 else ""
+
+
+#: Words of an argument that say it is a key, not which entity it keys.
+_KEY_WORDS = frozenset({"id", "ids", "key", "number", "uuid", "gid", "name", "identifier", "slug"})
+
+
 def _arg_words(name: str) -> list[str]:
-    return [w for w in bag(name) if w not in ("id", "ids", "key", "number", "uuid", "gid", "name")] or bag(name)
+    return [w for w in bag(name) if w not in _KEY_WORDS] or bag(name)
+
+
+def _bare_key(name: str) -> bool:
+    """``ID``, ``uuid``, ``Name``: a key that does not say of which entity."""
+    return all(w in _KEY_WORDS for w in words(name))
 
 
 @dataclass(frozen=True)
@@ -88,6 +108,8 @@ class Operation:
     path_params: tuple[tuple[str, str], ...]  # (name, the noun of the segment before it)
     params: frozenset[str]  # every parameter and body property, normalised
     words: frozenset[str]  # operation id and summary
+    required: frozenset[str] = frozenset()  # the query parameters and body properties it requires
+    names: frozenset[str] = frozenset()  # every parameter and body property as the spec spells it
 
 
 def operation(op_tool: JSONDict) -> Operation:
@@ -109,8 +131,12 @@ def operation(op_tool: JSONDict) -> Operation:
         ws = tuple(bag(part))
         if ws:
             static.append(ws)
-    # RPC style (``/chat.postMessage``, ``/conversations.list``): the path says its verb itself
-    said = tuple(w for w in (words(path.rsplit("/", 1)[-1]) if not path.endswith("}") else []) if verb_kind(w))
+    # RPC style (``/chat.postMessage``, ``/conversations.list``): the path says its verb itself; a
+    # plain segment does not (``/load_balancers`` is not a ``load``)
+    tail = path.rsplit("/", 1)[-1]
+    rpc = not path.endswith("}") and ("." in tail or re.search(r"[a-z][A-Z]", tail) is not None
+                                      or all(verb_kind(w) for w in words(tail)))
+    said = tuple(w for w in (words(tail) if rpc else []) if verb_kind(w))
     nouns_only = [tuple(w for w in seg if w not in said) for seg in static]
     last = next((seg for seg in reversed(nouns_only) if seg), ())
     kind = str(role.get("kind") or "action")
@@ -120,12 +146,51 @@ def operation(op_tool: JSONDict) -> Operation:
         kind = {"get": "read", "put": "update", "patch": "update", "delete": "delete"}.get(method, "action")
     elif kind == "action" and static and all(verb_kind(w) is None for w in static[-1]):  # on a collection
         kind = {"get": "list", "post": "create"}.get(method, "action")
-    props = set((op_tool.get("inputSchema") or {}).get("properties") or {})
-    params = frozenset(norm(p.removeprefix("body_")) for p in props)
     summary = str(op_tool.get("title") or op_tool.get("description") or "").split(". ")[0][:120]  # its first sentence
+    on_collection = {"get": "list", "post": "create"}.get(method)
+    if (kind in ("read", "update") and on_collection and path.endswith("}") and static
+            and _scopes(path_params[-1][0], static[-1]) and _said_kind(str(where.get("operationId") or ""), summary)
+            == on_collection):
+        kind = on_collection  # ``GET /flags/{projectKey}``, "Get a list of all features": a project's flags
+    schema = op_tool.get("inputSchema") or {}
+    props = dict(schema.get("properties") or {})
+    given = set(props) | {n for sub in props.values() for n in _inner(sub)}  # ``{"data": {"name": ...}}``
+    params = frozenset(norm(p.removeprefix("body_")) for p in given)
+    in_path = {n for n, _ in path_params}
+    required = frozenset(p.removeprefix("body_") for p in schema.get("required") or ()
+                         if p not in in_path and p in props and not _inner(props[p]))
+    raw = frozenset(p.removeprefix("body_") for p in given)
     text = f"{where.get('operationId') or ''} {summary}"
     return Operation(op_tool, method, path, str(where.get("operationId") or ""), kind,
-                     tuple(static), last, said, tuple(path_params), params, frozenset(bag(text)))
+                     tuple(static), last, said, tuple(path_params), params, frozenset(bag(text)), required, raw)
+
+
+def _inner(schema: Any) -> dict[str, Any]:
+    """The properties of an object ``schema`` (a body wrapped in ``data``, a tool's one ``request`` argument)."""
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    return props if isinstance(props, dict) else {}
+
+
+def _said_kind(operation_id: str, summary: str) -> str | None:
+    """What the operation id or summary says the call does: ``getFeatureFlags`` and "Get a list of"
+    list, ``postFeatureFlag`` creates."""
+    ws = words(operation_id)
+    said = verb_kind(ws[0]) if ws else None
+    if said == "read" and (norm(ws[-1]) != ws[-1] or "list" in words(summary)):
+        return "list"
+    return said
+
+
+def _scopes(param: str, segment: tuple[str, ...]) -> bool:
+    """Does the last path parameter scope a collection rather than key an item of it? ``{projectKey}``
+    after ``/flags`` keys a project (its flags are listed); ``{flag_key}``, ``{lb_id}`` after
+    ``/load_balancers``, ``{id}``, ``{path}`` key the item."""
+    ws = words(param)
+    head = [norm(w) for w in ws if w not in _KEY_WORDS and w not in _FILLER]
+    if not segment or not head or ws[-1] not in _KEY_WORDS:
+        return False
+    said = set(segment) | {initials(segment), "".join(segment)}
+    return not any(_found(w, said) for w in head) and "".join(head) not in said
 
 
 @dataclass(frozen=True)
@@ -134,13 +199,47 @@ class Tool:
 
     name: str
     kind: str
-    verb: str  # the verb word itself (``merge``), or ""
+    verb: str  # the verb word itself (``merge``), or "" (``get``/``delete`` are kinds, not path words)
     http: str | None  # an HTTP method its name says (``API-post-page``)
     nouns: tuple[str, ...]
     tokens: tuple[str, ...]  # every word of its name but the catalog's common ones
     args: tuple[str, ...]
     text: frozenset[str]  # name, description and argument words: what may explain a path's words
     keyed: bool = False  # it names one entity by a key argument (``issue_number``)
+    head: str = ""  # the noun it acts on: ``story`` of ``get_task_stories``, ``tag`` of ``get_tags_for_task``
+    either: bool = False  # a read of a plural (``get_task_stories(task_id)``): one entity or a list
+
+
+#: Argument names that wrap the real arguments one level down (``FeatureFlagBody``, ``data``).
+_WRAPPERS = frozenset({"body", "data", "request", "input", "payload", "params", "parameters", "attributes"})
+#: Words that end the noun a tool acts on: ``tags`` of ``get_tags_for_task``.
+_PREPOSITIONS = frozenset({"for", "of", "in", "on", "to", "from", "by", "across", "within", "under", "into", "per", "with"})
+
+
+def arguments_of(schema: JSONDict) -> tuple[dict[str, Any], list[str]]:
+    """A tool's arguments and the required ones: those of its one object argument when it has no
+    other (``request: {projectKey, ...}``), and a wrapper argument's (``FeatureFlagBody``) in its place."""
+    props = dict(schema.get("properties") or {})
+    required = [str(r) for r in schema.get("required") or ()]
+    if len(props) == 1:
+        (sub,) = props.values()
+        if _inner(sub):
+            props, required = dict(_inner(sub)), [str(r) for r in sub.get("required") or ()]
+    out: dict[str, Any] = {}
+    for name, sub in props.items():
+        ws = words(name)
+        if ws and ws[-1] in _WRAPPERS and _inner(sub):
+            out.update(_inner(sub))
+        else:
+            out[name] = sub
+    return out, required
+
+
+def _said_verb(tokens: list[str]) -> int | None:
+    """Where the name says its verb: first (``get_task``), after a prefix, last (``droplet-get``), or between."""
+    n = len(tokens)
+    order = [0, 1, n - 1, *range(2, n - 1)] if n > 2 else list(range(n))
+    return next((i for i in order if verb_kind(tokens[i]) is not None), None)
 
 
 def tool_of(tool: JSONDict, common: set[str]) -> Tool:
@@ -148,24 +247,48 @@ def tool_of(tool: JSONDict, common: set[str]) -> Tool:
     tokens = [w for w in words(tool["name"]) if w not in common]
     # ``API-post-page``, ``API-patch-page``: the method itself (``get``/``delete`` read as plain verbs)
     http = next((w for w in tokens[:1] if w in ("post", "put", "patch")), None)
-    role = infer_role(tool)
+    props, required = arguments_of(tool.get("inputSchema") or {})
+    flat = {**tool, "inputSchema": {"type": "object", "properties": props, "required": required}}
+    role = infer_role(flat)
+    at = _said_verb(tokens)
+    said = tokens[at] if at is not None else ""
     kind = str(role.kind)
-    if kind == "action" and tokens and verb_kind(tokens[0]) is not None:
-        kind = str(verb_kind(tokens[0]))  # ``retrieve_balance`` reads, though it names no key
-    if kind == "read" and tokens and tokens[-1].endswith("s") and norm(tokens[-1]) != tokens[-1] and not any(
-            is_id_name(p) for p in (tool.get("inputSchema") or {}).get("properties") or {}):
-        kind = "list"  # ``get_users`` lists
-    verb = next((w for w in tokens[:2] if verb_kind(w) is not None and w not in _METHODS), "")
-    if kind == "list" and verb_kind(verb) == "read" and any(
-            is_id_name(p) or p in role.key_args for p in (tool.get("inputSchema") or {}).get("required") or ()):
-        kind = "read"  # ``issue_read(owner, repo, issue_number)`` reads one issue
-    nouns = tuple(dict.fromkeys(n for n in bag(*[t for t in tokens if t != verb and t not in _METHODS])))
-    props = (tool.get("inputSchema") or {}).get("properties") or {}
+    if said and (kind == "action" or verb_kind(said) in ("create", "read", "list", "search", "update", "delete")):
+        kind = str(verb_kind(said))  # the name's verb is what it does: ``domain-get`` reads, whatever its arguments
+    rest = [w for i, w in enumerate(tokens) if i != at and w not in _METHODS]
+    cut = next((i for i, w in enumerate(rest) if w in _PREPOSITIONS and i > 0), len(rest))
+    acted = [w for w in rest[:cut] if bag(w)]
+    head_word = acted[-1] if acted else ""
+    head = norm(head_word) if head_word else ""
+    nouns = tuple(dict.fromkeys(n for n in bag(*rest)))
+    keys = [p for p in props if is_id_name(p) or p in role.key_args]
+    # ``get_task_stories(task_id)``: many stories and no story's key; but ``get_file_contents(path)`` reads
+    # one file, ``balance-get()`` the one balance: a read with no key of what it reads lists or reads, the
+    # path decides
+    acted_nouns = [norm(w) for w in acted]
+    plural = bool(head_word) and norm(head_word) != head_word
+
+    def keys_head(key: str) -> bool:
+        kw = (_arg_words(key) or [""])[-1]
+        if _bare_key(key) or same(head, kw):
+            return True
+        if not plural and len(acted_nouns) > 1 and acted_nouns[-2] == kw:
+            return True  # ``pull_request_read(pullNumber)``: the key of a two-word noun
+        # ``get_commit(sha)``, ``get_file_contents(path)``: a key of nothing else the name says keys what it reads
+        return not _found(kw, set(nouns)) and not head.endswith(kw)
+
+    # no key at all: ``balance-get()`` reads a singleton or lists; ``get_commit(sha)`` names its key otherwise
+    asked = [r for r in required if r not in _NEUTRAL_ARGS]
+    either = kind == "read" and bool(head_word) and (
+        not any(keys_head(k) for k in keys) if keys else not asked or plural)
+    if either and not keys and plural:
+        kind, either = "list", False  # ``get_users``
+    verb = said if said not in _METHODS else ""
     args = tuple(p for p in props if p not in _NEUTRAL_ARGS)
     description = str(tool.get("description") or "")[:400]
     text = frozenset(nouns) | {w for a in args for w in bag(a)} | set(bag(description))
     keyed = any(a in role.key_args for a in args) and role.kind not in ("create", "list", "search")
-    return Tool(tool["name"], kind, verb, http, nouns, tuple(bag(*tokens)), args, text, keyed)
+    return Tool(tool["name"], kind, verb, http, nouns, tuple(bag(*tokens)), args, text, keyed, head, either)
 
 
 @dataclass
@@ -198,18 +321,21 @@ def _method(t: Tool, op: Operation) -> float:
         "action": {"post:action": 0.6, "post:create": 0.4, "post:update": 0.4, "put:update": 0.4, "get:action": 0.4,
                    "patch:update": 0.4, "get:read": 0.3},
     }
+    if t.either:
+        return max(table["read"].get(f"{m}:{k}", 0.0), table["list"].get(f"{m}:{k}", 0.0))
     return table.get(t.kind, {}).get(f"{m}:{k}", 0.0)
 
 
 def _resource(t: Tool, op: Operation) -> float:
     if not t.nouns:
         return 0.5
-    resource = set(op.resource)
-    everywhere = {w for seg in op.segments for w in seg}
-    if "".join(t.nouns) == "".join(op.resource) or t.nouns[-1] in resource:
+    resource = set(op.resource) | {initials(op.resource)} - {""}  # ``lb`` is ``/load_balancers``
+    everywhere = {w for seg in op.segments for w in seg} | {initials(seg) for seg in op.segments} - {""}
+    if "".join(t.nouns) == "".join(op.resource) or (t.head or t.nouns[-1]) in resource:
         hit = 1.0  # ``invoice_item`` is /invoiceitems; ``pull_request`` is /pulls
     elif any(_found(n, resource) for n in t.nouns):
-        hit = 0.8
+        # ``get_tags_for_task`` on ``/tasks/{id}``: the parent, not what it acts on, unless the summary says it
+        hit = 0.8 if not t.head or _found(t.head, everywhere | op.words) else 0.5
     else:
         hit = 0.3 if any(n in op.words for n in t.nouns) else 0.0  # the summary names it (``Lists all channels``)
     share = sum(_found(n, everywhere | op.words) for n in t.nouns) / len(t.nouns)
@@ -218,31 +344,55 @@ def _resource(t: Tool, op: Operation) -> float:
     return max(0.0, 0.55 * hit + 0.45 * share - 0.2 * min(4, len(unexplained)))
 
 
-def _names(arg: str, param: str, before: str) -> bool:
-    """Does the tool's argument ``arg`` give the path parameter ``param`` (after the segment noun ``before``)?"""
+def _names(arg: str, param: str, before: str, nouns: Set[str] = frozenset()) -> bool:
+    """Does the tool's argument ``arg`` give the path parameter ``param`` (after the segment noun ``before``)?
+    ``nouns`` are the tool's own: a bare ``ID`` of ``droplet-get`` gives ``{droplet_id}``."""
     a, p = norm(arg), norm(param)
     if a == p or same(a, p):
         return True
     aw, pw = _arg_words(arg), _arg_words(param)
     if aw and aw == pw:
         return True
+    # ``parent_task_id`` gives ``{task_gid}``, ``RecordID`` gives ``{domain_record_id}``; ``LoadBalancerID`` ``{lb_id}``
+    if is_id_name(arg) and aw and pw and (aw[-len(pw):] == pw or pw[-len(aw):] == aw or initials(aw) == "".join(pw)):
+        return True
+    if _bare_key(arg) and words(param) and words(param)[-1] in _KEY_WORDS:
+        return _bare_key(param) or any(_found(w, nouns) for w in bag(param)[:-1])
     stem = aw[-1] if aw else ""
     return bool(before) and param.lower() in ("id", "key", "gid", "uuid", "number") and same(stem, before)
 
 
 def _arguments(t: Tool, op: Operation) -> tuple[float, float]:
-    """(score, share of the operation's path parameters the tool's arguments give)."""
+    """(score, share of the operation's path parameters the tool's arguments give, each argument once)."""
+    nouns = set(t.nouns) | {initials(t.nouns)} - {""}
     if op.path_params:
-        covered = sum(any(_names(a, p, before) for a in t.args) for p, before in op.path_params) / len(op.path_params)
+        free = list(t.args)
+        given = 0
+        for i, (p, before) in enumerate(op.path_params):
+            # a create's bare ``Name`` names what it makes, not the parent on a path that goes on past it
+            last = i == len(op.path_params) - 1 and op.path.endswith("}")
+            arg = next((a for a in free if _names(a, p, before, nouns if t.kind != "create" or last else set())), None)
+            if arg is not None:
+                free.remove(arg)
+                given += 1
+        covered = given / len(op.path_params)
     else:
         covered = 1.0
     if t.args:
-        params = op.params | {norm(p) for p, _ in op.path_params}
-        known = sum(any(_names(a, p, "") for p in params) or norm(a) in QUERY_ARGS and "query" in op.params
+        params = op.names | {p for p, _ in op.path_params}
+        known = sum(any(_names(a, p, "", nouns) for p in params) or norm(a) in QUERY_ARGS and "query" in op.params
                     for a in t.args) / len(t.args)
     else:
         known = 0.5
     return 0.5 * covered + 0.5 * known, covered
+
+
+def _unfilled(t: Tool, op: Operation) -> int:
+    """How many of the parameters the operation requires no argument of the tool gives (``tag_name`` of a
+    delete-by-tag, for ``droplet-delete(ID)``)."""
+    query = any(norm(a) in QUERY_ARGS for a in t.args)
+    return sum(not any(_names(a, r, "") for a in t.args) and not (query and r in QUERY_ARGS)
+               for r in op.required if norm(r) not in _NEUTRAL_ARGS and r not in _NEUTRAL_ARGS)
 
 
 def _words(t: Tool, op: Operation) -> float:
@@ -266,6 +416,7 @@ def score(t: Tool, op: Operation) -> Scored:
     if resource < 0.3:
         total *= 0.6  # a tool of another resource
     total *= 0.5 + 0.5 * covered  # a path parameter no argument gives: another operation
+    total *= 1.0 - 0.15 * min(2, _unfilled(t, op))  # a required parameter no argument gives: likewise
     if t.keyed and not op.path_params and op.kind in ("list", "create", "search"):
         total *= 0.75  # a tool of one issue is not the listing of all of them
     total -= 0.002 * len(op.segments)  # ties: the shorter path, the more general operation
@@ -290,5 +441,5 @@ def ranked(tool: JSONDict, operations: list[Operation], common: set[str]) -> lis
     return out
 
 
-__all__ = ["Operation", "Scored", "Tool", "WEIGHTS", "bag", "common_words", "operation", "ranked", "same", "score",
-           "tool_of"]
+__all__ = ["Operation", "Scored", "Tool", "WEIGHTS", "arguments_of", "bag", "common_words", "initials", "operation",
+           "ranked", "same", "score", "tool_of"]
