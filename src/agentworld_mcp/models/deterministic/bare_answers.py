@@ -89,7 +89,7 @@ def bare_answer(step: Step, role: ToolRole) -> Prediction | None:
     if verb == "count" or re.match(r"\W*(?:how many|(?:the )?number of)\b", description, re.IGNORECASE):
         return Prediction({"count": _count(step, role, tokens[1:])}, effects=[])
     said = words(description.split(".")[0])[:1]
-    if verb not in ALL_VERBS and said and said[0] in _READS:  # ``project_summary``: "Get summary of items..."
+    if len(tokens) > 1 and verb not in ALL_VERBS and said and said[0] in _READS:  # ``project_summary``: "Get summary..."
         tokens = ["get", *tokens]
     if tokens[0] in _READS and len(tokens) > 1:
         noun = _noun(tokens[1:])

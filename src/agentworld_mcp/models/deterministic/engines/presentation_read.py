@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pptx.presentation import Presentation  # after .presentation_deck: it names the missing extra
-from pptx.slide import Slide
+from . import presentation_deck  # noqa: F401  # first: without python-pptx it names the missing extra
+
+from pptx.presentation import Presentation  # noqa: E402
+from pptx.slide import Slide  # noqa: E402
 
 JSONDict = dict[str, Any]
 
