@@ -32,8 +32,19 @@ _SENTENCES = (
 _MAX_DEPTH = 6
 
 
-_JSON_TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
-                                            "boolean": (bool,), "object": (dict,), "array": (list,), "null": (type(None),)}
+_JSON_TYPES: dict[str, type | tuple[type, ...]] = {
+    "string": str, "integer": int, "number": (int, float), "boolean": bool, "object": dict, "array": list,
+    "null": type(None)}
+
+
+def of_json_type(value: Any, kind: str) -> bool:
+    """Whether ``value`` is a JSON ``kind`` (a bool is only a boolean); any value for a kind not named here."""
+    expected = _JSON_TYPES.get(kind)
+    if expected is None:
+        return True
+    if kind != "boolean" and isinstance(value, bool):
+        return False
+    return isinstance(value, expected)
 
 
 def _of_declared_type(value: Any, schema: JSONDict) -> bool:
@@ -44,9 +55,7 @@ def _of_declared_type(value: Any, schema: JSONDict) -> bool:
         return True
     if schema.get("nullable") is True and value is None:  # OpenAPI 3.0's way of allowing null
         return True
-    if isinstance(value, bool):
-        return "boolean" in names
-    return any(isinstance(value, _JSON_TYPES.get(n, ())) for n in names)
+    return any(of_json_type(value, n) for n in names if isinstance(n, str))
 
 
 def timestamp(rng: random.Random) -> str:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ...world import values
 from ...world.roles import ALL_VERBS, ToolRole, words
 from ..base import Prediction, Step
 from . import determined
@@ -243,18 +244,10 @@ def _declared_body(step: Step, fields: list[tuple[str, str]], style: str) -> JSO
     body: JSONDict = {}
     for name, kind in fields:
         value = known.get(determined.name_key(name))
-        if value is None or not _of_kind(value, kind):
+        if value is None or not values.of_json_type(value, kind):
             value = _typed(step, name, kind)
         body[name] = value
     return body
-
-
-def _of_kind(value: Any, kind: str) -> bool:
-    checks = {"boolean": lambda v: isinstance(v, bool), "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-              "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-              "string": lambda v: isinstance(v, str), "array": lambda v: isinstance(v, list),
-              "object": lambda v: isinstance(v, dict)}
-    return checks.get(kind, lambda v: True)(value)
 
 
 def _typed(step: Step, name: str, kind: str) -> Any:

@@ -31,16 +31,19 @@ def from_history(step: Step, body: Any, schema: JSONDict | None, determined: set
     props = (schema or {}).get("properties") or {}
     if not isinstance(body, dict) or not props:
         return body
-    earlier = [t.arguments for t in step.episode.turns if t.tool == step.tool.name and not _failed(t.result)]
-    calls = [*earlier, step.arguments]
+    calls: list[JSONDict] | None = None  # the episode's turns are read only for a field that needs them
     for name, sub in props.items():
         if name not in body or name_key(name) in determined or not isinstance(sub, dict):
             continue
         kind = sub.get("type")
-        if kind in ("integer", "number") and _COUNT_NAME.search(name_key(name)):
-            body[name] = len(calls)
-        elif kind == "array" and (source := _argument_for(name, step)) is not None:
-            body[name] = _distinct(call.get(source) for call in calls)
+        counts = kind in ("integer", "number") and _COUNT_NAME.search(name_key(name)) is not None
+        source = _argument_for(name, step) if kind == "array" else None
+        if not counts and source is None:
+            continue
+        if calls is None:
+            calls = [*(t.arguments for t in step.episode.turns if t.tool == step.tool.name and not _failed(t.result)),
+                     step.arguments]
+        body[name] = _distinct(call.get(source) for call in calls) if source is not None else len(calls)
     return body
 
 

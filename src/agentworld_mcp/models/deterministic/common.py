@@ -152,7 +152,7 @@ def conform(value: Any, schema: Any, rng: random.Random, name: str = "") -> Any:
     if isinstance(kind, list):
         if value is None and "null" in kind:
             return None
-        kind = next((k for k in kind if k != "null" and _type_ok(value, k)), None) or next(
+        kind = next((k for k in kind if k != "null" and values.of_json_type(value, k)), None) or next(
             (k for k in kind if k != "null"), None)
     if kind == "object" or (kind is None and "properties" in schema):
         if not isinstance(value, dict):
@@ -174,7 +174,7 @@ def conform(value: Any, schema: Any, rng: random.Random, name: str = "") -> Any:
         return [conform(v, schema.get("items", {}), rng, name) for v in value]
     if schema.get("enum") and value not in schema["enum"]:
         return values.generate(schema, rng, name)
-    if kind and not _type_ok(value, kind):
+    if kind and not values.of_json_type(value, kind):
         return values.generate(schema, rng, name)
     return value
 
@@ -188,7 +188,7 @@ def _closest(value: Any, alternatives: list[Any]) -> Any:
             return max(objects, key=lambda a: (len(set(a.get("properties") or {}) & set(value)), not _failure(a)))
     for option in options:
         kind = option.get("type")
-        if isinstance(kind, str) and _type_ok(value, kind):
+        if isinstance(kind, str) and values.of_json_type(value, kind):
             return option
     return options[0] if options else {}
 
@@ -198,16 +198,6 @@ def _failure(schema: JSONDict) -> bool:
     props = schema.get("properties") or {}
     flags = [p for p in props.values() if isinstance(p, dict) and p.get("const") is False]
     return bool(flags) or ("error" in props and "error" in (schema.get("required") or ()))
-
-
-def _type_ok(value: Any, kind: str) -> bool:
-    expected = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "null": type(None),
-                "object": dict, "array": list}.get(kind)
-    if expected is None:
-        return True
-    if kind != "boolean" and isinstance(value, bool):
-        return False
-    return isinstance(value, expected)  # type: ignore[arg-type]  # a type or a tuple of types
 
 
 def structured_text(step: Step, text: str, *, is_error: bool = False, effects: list[Effect] | None = None) -> Prediction:

@@ -108,4 +108,4 @@ def map_change(step: Step) -> MapChange | None:
     return None
 
 
-__all__ = ["MapChange", "described_enum", "map_change"]
+__all__ = ["MapChange", "map_change"]

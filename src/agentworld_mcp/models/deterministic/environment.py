@@ -36,11 +36,12 @@ import copy
 from typing import Any
 
 from ...state.ledger import Effect, Entity
+from ...world.conventions import described_enum
 from ...world.roles import ToolRole, singular, words
 from ..base import Prediction, Step
 from .determined import name_key, standing
 from .env_state_amounts import arithmetic
-from .env_state_maps import described_enum, map_change
+from .env_state_maps import map_change
 
 JSONDict = dict[str, Any]
 
@@ -247,7 +248,7 @@ def environment_answer(step: Step, role: ToolRole) -> Prediction | None:
     return Prediction(conform(body, out, step.rng), effects=effects)
 
 
-__all__ = ["addressed", "arithmetic", "described_enum", "environment_answer", "named_state", "picked", "reads"]
+__all__ = ["addressed", "arithmetic", "environment_answer", "named_state", "picked", "reads"]
 
 
 # -- membership of a list the state holds --------------------------------------------------------
