@@ -202,7 +202,7 @@ def _entity_of(schema: Any) -> JSONDict:
 
 
 def _wrapper(schema: Any) -> str | None:
-    """The property an answer wraps its one object in (Asana's ``{"data": {...}}``), if it does."""
+    """The property an answer wraps its one object in (``{"data": {...}}``), if it does."""
     props = (schema or {}).get("properties") or {} if isinstance(schema, dict) else {}
     objects = [n for n, s in props.items() if isinstance(s, dict) and isinstance(s.get("properties"), dict)
                and s.get("properties")]

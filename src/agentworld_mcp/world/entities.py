@@ -194,7 +194,7 @@ def _database_tools(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> N
 
 def _namespace(names: list[str]) -> int:
     """How many leading words every tool's name shares that are a namespace, not a verb or noun
-    (``memory_bank_search_by_tags``, ``obsidian_read_note``: the server's name before each tool)."""
+    (``notebook_store_search_by_tags``, ``acme_read_note``: the server's name before each tool)."""
     if len(names) < 3:
         return 0
     split = [words(n) for n in names]
