@@ -314,7 +314,7 @@ def test_a_service_named_by_a_few_tools_of_a_large_catalog_is_not_the_catalogs()
     tools += [tool("link_payment", {"id": S}, (), "Link a Stripe payment."),
               tool("sync_invoice", {"id": S}, (), "Sync an invoice from Stripe.")]
     assert service_profiles.detect(tools) is None
-    assert service_profiles.detect(tools, hint="stripe-billing") is service_profiles.STRIPE  # the world's name
+    assert service_profiles.detect(tools, hint="stripe-billing") is service_profiles.PROFILES["stripe"]  # the world's name
 
 
 @pytest.mark.parametrize("catalog, service", [
