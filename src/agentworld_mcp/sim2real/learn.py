@@ -36,11 +36,13 @@ from ..models.deterministic.id_formats import ID_FORMATS_META, ids_in, infer_for
 from ..trajectories.redaction import redact_call, secrets_in
 from ..world.catalog import Catalog, ToolSpec
 from .learn_text import add_sentences
+from .learn_values import add_value_meta
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
 from ..world.roles import collection_name, id_stem, normalise_path, singular
 from .score import RecordedTurn, json_of, key_paths, read_episodes, recorded_catalog, text_of
+from ..world.values import leaves
 from ..world.world import World, load_world, load_world_data
 
 JSONDict = dict[str, Any]
@@ -179,6 +181,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
                     for t in turns if walk.is_main(t)]  # a refusal or ``already_done`` is a rule
              for tool, turns in _by_tool(episodes).items()}
     add_answer_meta(data, compiled, episodes, {t: usual[t] or by_tool[t] for t in by_tool})
+    add_value_meta(data, compiled, episodes)  # constants, cases, vocabularies, ranges per answer path
     for tool in data["tools"]:
         envelope = (tool.get("_meta") or {}).get(ENVELOPE_META)
         spec = compiled.get(tool["name"])
@@ -278,7 +281,7 @@ def add_answer_meta(data: JSONDict, compiled: Catalog, episodes: dict[str, list[
             if spec is None or turn.result.get("isError"):
                 continue
             for collection, value in ids_in(json_of(turn.result), spec.role.collection or None,
-                                            set(map(str, _scalars(turn.arguments)))):
+                                            set(map(str, leaves(turn.arguments)))):
                 shown.setdefault(turn.tool, {}).setdefault(collection, []).append(value)
     for tool in data["tools"]:
         spec = compiled.get(tool["name"])
@@ -297,12 +300,6 @@ def add_answer_meta(data: JSONDict, compiled: Catalog, episodes: dict[str, list[
             tool["_meta"] = meta
 
 
-def _scalars(value: Any) -> list[Any]:
-    if isinstance(value, dict):
-        return [x for v in value.values() for x in _scalars(v)]
-    if isinstance(value, list):
-        return [x for v in value for x in _scalars(v)]
-    return [value]
 
 
 def write_learned(path: str | os.PathLike[str], data: JSONDict) -> Path:

@@ -31,6 +31,7 @@ import json
 import re
 from typing import Any
 
+from ..world.values import same_value
 from ..models.deterministic.learned_state import answer_data, failed
 from ..models.deterministic.learned_text import SLOT
 from ..world.catalog import Catalog
@@ -53,9 +54,6 @@ def _traceable(value: Any) -> bool:
     return not isinstance(value, str) or len(value) >= _MIN_VALUE and _REDACTED not in value and "{{" not in value
 
 
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
-
 
 def _shown(value: Any, data: Any) -> bool:
     """Whether ``value`` is one of the scalars of an answer's data (at any depth)."""
@@ -63,7 +61,7 @@ def _shown(value: Any, data: Any) -> bool:
         return any(_shown(value, v) for v in data.values())
     if isinstance(data, list):
         return any(_shown(value, v) for v in data)
-    return _same(value, data)
+    return same_value(value, data)
 
 
 def session_fields(episodes: dict[str, list[RecordedTurn]]) -> dict[str, set[str]]:
@@ -79,7 +77,7 @@ def session_fields(episodes: dict[str, list[RecordedTurn]]) -> dict[str, set[str
             data = answer_data(turn.result)
             if isinstance(data, dict):
                 for name, value in data.items():
-                    if _traceable(value) and isinstance(value, str) and any(_same(value, g) for g in given):
+                    if _traceable(value) and isinstance(value, str) and any(same_value(value, g) for g in given):
                         out.setdefault(turn.tool, set()).add(name)
             given += [v for v in turn.arguments.values() if _traceable(v)]
     return out
@@ -103,7 +101,7 @@ def learn_lasts(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> di
                 for name, value in data.items():
                     if not _traceable(value):
                         continue
-                    if any(_same(value, g) for g in given):
+                    if any(same_value(value, g) for g in given):
                         copies.add((turn.tool, name))
                     if not _shown(value, answered):  # a read of what an earlier answer showed tells nothing
                         seen.setdefault((turn.tool, name), []).append((value, dict(latest)))
@@ -132,14 +130,14 @@ def _source(shown: list[tuple[Any, Latest]]) -> tuple[str, str] | None:
                 silent.append(value)
                 continue
             given, echoed = latest[pair]
-            if not _same(given, value) or echoed:
+            if not same_value(given, value) or echoed:
                 break
             matched.append(value)
         else:
             distinct = {json.dumps(v) for v in matched}
             if not matched or isinstance(matched[0], int) and len(distinct) < 2:
                 continue  # a number needs two values that follow the call: small numbers coincide
-            if len(distinct) == 1 and any(_same(v, matched[0]) for v in silent):
+            if len(distinct) == 1 and any(same_value(v, matched[0]) for v in silent):
                 continue  # the same value where no such call came before: a constant
             rank = (-len(matched), len(silent), *pair)
             if best is None or rank < best[0]:
@@ -157,7 +155,7 @@ def learn_field_texts(calls: list[tuple[RecordedTurn, list[RecordedTurn]]], skip
     broken: set[str] = set()
     # an argument every call gave alike (``mode: c``) may decide a word its answers repeat: no status word then
     alike = {name for name in calls[0][0].arguments
-             if all(name in t.arguments and _same(t.arguments[name], calls[0][0].arguments[name]) for t, _ in calls)
+             if all(name in t.arguments and same_value(t.arguments[name], calls[0][0].arguments[name]) for t, _ in calls)
              } if calls else set()
     for turn, before in calls:
         data = answer_data(turn.result)

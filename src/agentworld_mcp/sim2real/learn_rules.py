@@ -7,7 +7,9 @@ Walking a recording call by call with :mod:`..models.deterministic.learned_state
   condition (of ``missing``, ``acted``, ``all_children`` and their negations) that held at each
   such call and at none of the tool's usual ones. Where a tool has no usual answer recorded, the
   condition is taken only when other tools' rules confirmed the same tool's effect. Answered with
-  the recorded wording (the call's own values in place of the recorded ones) and flag.
+  the recorded wording (the call's own values in place of the recorded ones) and flag. A refusal the
+  server threw as a JSON-RPC error (``proxy --record`` keeps it under ``jsonrpc_error``) is an
+  ``isError`` one; its code is kept beside the rule.
 * **sets**: fields a change sets to a constant (``approve_task_completion`` -> ``approved: true``).
 * **copies**: answer fields that are a copy of an argument in the recorded calls that passed it
   (``thoughtNumber`` echoes ``thoughtNumber``): two calls at least (or one long text), and more
@@ -30,6 +32,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from ..world.values import same_value
 from ..models.deterministic.learned_envelope import template_text
 from ..models.deterministic.learned_rules import LEARNED_META
 from ..models.deterministic.learned_state import (
@@ -37,6 +40,7 @@ from ..models.deterministic.learned_state import (
 )
 from ..world.catalog import Catalog
 from .learn_provenance import learn_field_texts, learn_lasts, session_fields
+from .proxy import JSONRPC_ERROR
 from .score import RecordedTurn
 
 JSONDict = dict[str, Any]
@@ -150,6 +154,8 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
                           "text": template_text(answer_text(first.result), first.arguments)}
         if isinstance(first.result.get("structuredContent"), dict):
             rule["structured"] = _templated(first.result["structuredContent"], first.arguments)
+        if isinstance(thrown := first.result.get(JSONRPC_ERROR), dict):  # kept; served as isError (sim-to-real.md)
+            rule[JSONRPC_ERROR] = {"code": thrown.get("code")}
         if rule not in learned.get(tool, {}).get("rules", []):
             learned.setdefault(tool, {}).setdefault("rules", []).append(rule)
     for meta in learned.values():
@@ -216,9 +222,6 @@ def _sets(walk: Walk, tool: str, calls: list[tuple[RecordedTurn, History, list[J
     return sets
 
 
-def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and a == b
-
 
 def _copies(walk: Walk, tool: str) -> JSONDict:
     """Top-level answer fields that copy one argument (see the module doc): ``{field: argument}``."""
@@ -236,7 +239,7 @@ def _copies(walk: Walk, tool: str) -> JSONDict:
                 if isinstance(given, (dict, list)) or given is None:
                     continue
                 pair = (name, arg)
-                if _same(value, given):
+                if same_value(value, given):
                     agreed[pair] += 1
                     if isinstance(value, str) and len(value) >= 12:
                         long_text.add(pair)
@@ -264,7 +267,7 @@ def _counters(walk: Walk, tool: str) -> JSONDict:
         shown += 1
         for name, value in data.items():
             if isinstance(value, int) and not isinstance(value, bool) and not any(
-                    _same(value, v) for v in turn.arguments.values()):
+                    same_value(value, v) for v in turn.arguments.values()):
                 offsets.setdefault(name, set()).add(value - calls[episode])
             else:
                 offsets.setdefault(name, set()).add(-10**9)  # not a counter in this answer

@@ -47,6 +47,20 @@ def of_json_type(value: Any, kind: str) -> bool:
     return isinstance(value, expected)
 
 
+def leaves(value: Any) -> list[Any]:
+    """Every scalar of a JSON value, at any depth, in order."""
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in leaves(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in leaves(v)]
+    return [value]
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal and of one type: ``1`` is not ``True``, ``"1"`` is not ``1``."""
+    return type(a) is type(b) and a == b
+
+
 def _of_declared_type(value: Any, schema: JSONDict) -> bool:
     """Whether ``value`` is of a type ``schema`` declares (any value where it declares none)."""
     declared = schema.get("type")

@@ -366,11 +366,23 @@ def _write(step: Step, role: ToolRole) -> Prediction:
     if blocked:
         return error(f"ENOTDIR: not a directory, open '{path}'")
     content = str(step.arguments.get("content", ""))
+    if node is not None:
+        content = _combined(step.arguments, _content(node), content)
     if node is None:
         effect = Effect("create", "files", path, {"path": path, "type": "file", "content": content})
     else:
         effect = Effect("update", "files", path, {"content": content})
     return structured_text(step, f"Successfully wrote to {raw}", effects=[effect])
+
+
+def _combined(arguments: JSONDict, old: str, new: str) -> str:
+    """What a write leaves in an existing file: ``operation: append``/``prepend`` (or ``append: true``) keep
+    what was there; any other write replaces it."""
+    how = next((str(arguments[a]).casefold() for a in ("operation", "mode", "write_mode", "writeMode")
+                if isinstance(arguments.get(a), str)), "")
+    if how == "append" or arguments.get("append") is True:
+        return old + new
+    return new + old if how == "prepend" else new
 
 
 def _file_on_the_way(step: Step, path: str) -> bool:

@@ -53,7 +53,11 @@ class SchemaWorldModel:
         from .conformance import conformed  # a valid call gets a schema-valid answer, whatever its parts
         from .shape import predict_in_shape  # a tool's `enrich`ed output shape, when it has one
 
-        return conformed(step, predict_in_shape(step, predict))
+        from .derived_values import derived  # counts, lengths, echoes the answer's parts and the call determine
+
+        from .learned_values import with_values  # values a recording makes clear (sim2real/learn_values.py)
+
+        return derived(step, conformed(step, with_values(step, predict_in_shape(step, predict))))
 
     def prepare(self, catalog: Catalog) -> None:
         """Before the first call: the domain engines this catalog needs load their libraries (engines/)."""
@@ -73,6 +77,10 @@ def predict(step: Step) -> Prediction:
         return stored
     if (queried := predict_statement(step)) is not None:  # ``SELECT ... FROM Account`` over records: query_statement.py
         return queried
+    from .text_search import predict_text_search  # grep-like matches (path, line, snippet) in stored texts
+
+    if (searched := predict_text_search(step)) is not None:
+        return searched
     from .engines import predict_by_engine  # workbooks, documents, shells, arithmetic: engines/
 
     if (by_engine := predict_by_engine(step)) is not None:
