@@ -658,8 +658,12 @@ def _json(raw: bytes) -> Any:
         return None
 
 
+#: How the proxy's own JSON-RPC error for an HTTP-level failure of the upstream server begins.
+_HTTP_FAILURE = "the upstream MCP server failed at the HTTP level"
+
+
 def _error_response(request: httpx.Request, request_id: Any, what: str) -> httpx.Response:
-    message = f"the upstream MCP server failed at the HTTP level: {what}"
+    message = f"{_HTTP_FAILURE}: {what}"
     log.warning("%s %s: %s", request.method, request.url, message)
     return httpx.Response(200, json=_rpc_error(request_id, types.INTERNAL_ERROR, message), request=request)
 
@@ -669,6 +673,21 @@ def _error_response(request: httpx.Request, request_id: Any, what: str) -> httpx
 
 class _RawResult(RootModel[JSONDict]):
     """A client-side result kept as the server's JSON (no SDK model reorders or drops a field)."""
+
+
+def server_error_of(exc: BaseException) -> JSONDict | None:
+    """The JSON-RPC error (``{"code", "message", "data"?}``) that ``exc`` carries when the upstream server sent
+    it; None for any other exception, and for the errors the client side makes up itself: a timeout, a closed
+    connection, an HTTP-level failure (:class:`_InBandFailures`). The proxy records the server's own."""
+    if not isinstance(exc, McpError):
+        return None
+    error = exc.error.model_dump(mode="json", by_alias=True, exclude_none=True)
+    message = str(error.get("message") or "")
+    if (error.get("code") == httpx.codes.REQUEST_TIMEOUT and message.startswith("Timed out while waiting")
+            or error.get("code") == types.CONNECTION_CLOSED and message == "Connection closed"
+            or error.get("code") == types.INTERNAL_ERROR and message.startswith(_HTTP_FAILURE)):
+        return None
+    return error
 
 
 class Upstream:

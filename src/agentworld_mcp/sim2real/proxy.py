@@ -6,6 +6,11 @@ client with the same code and message (the SDK plumbing is in :mod:`.transport`)
 ``--record FILE.jsonl`` every call is appended by the same :class:`TrajectoryRecorder` as
 ``serve --record``, the real result standing where the simulator's would, with secrets
 redacted (by name, by form, and wherever the result echoes them: ``trajectories/redaction.py``).
+A call the server refuses with a JSON-RPC error (an ``McpError`` it throws) is recorded too, as an
+``isError`` result whose text is the error's message, with the error itself kept under
+``jsonrpc_error`` (:func:`error_result`); the client still gets the JSON-RPC error, unchanged.
+Not recorded: a call to a tool the server did not list (the protocol's own unknown-tool error) and
+the proxy's own failures to reach the server (a timeout, a dropped connection, an HTTP failure).
 The catalog the server listed at start is written beside the recording as ``FILE.tools.json``
 (a tools/list dump, itself a world file), which ``agentworld-mcp learn`` and ``score`` read.
 
@@ -51,6 +56,15 @@ HEADERS_ENV = "AGENTWORLD_UPSTREAM_HEADERS"
 REAL_BACKEND = "real"
 #: Where a tool's calls go.
 MODES = ("real", "sim", "shadow")
+#: The key of a recorded result under which a JSON-RPC error of the real server is kept as sent.
+JSONRPC_ERROR = "jsonrpc_error"
+
+
+def error_result(error: JSONDict) -> JSONDict:
+    """A JSON-RPC error (``{"code", "message", "data"?}``) as a recorded tool result: ``isError`` with the
+    message as its text, which is what ``learn`` and ``score`` read, and the error itself, as sent."""
+    message = str(error.get("message") or f"JSON-RPC error {error.get('code')}")
+    return {"content": [{"type": "text", "text": message}], "isError": True, JSONRPC_ERROR: dict(error)}
 
 
 class UpstreamClient(Protocol):
@@ -207,12 +221,33 @@ class Proxy:
         mode = self.mode_for(name)
         if mode == "sim" and self.sim is not None:  # never reaches the real server
             result, backend = (await self.sim.call(name, arguments, episode=selected)).to_dict(), self.sim.backend.name
-        else:  # a JSON-RPC error from the real server passes through, unrecorded
-            result, backend = await self.upstream.call_tool(name, arguments, meta), REAL_BACKEND
+        else:
+            try:
+                result, backend = await self.upstream.call_tool(name, arguments, meta), REAL_BACKEND
+            except Exception as exc:  # a refusal the server threw: recorded, then passed on to the client as sent
+                refusal = self._refusal(name, exc)
+                if refusal is None:
+                    raise
+                await self._answered(selected, name, arguments, refusal, REAL_BACKEND, mode, started, t0)
+                raise
+        await self._answered(selected, name, arguments, result, backend, mode, started, t0)
+        return result
+
+    def _refusal(self, name: str, exc: Exception) -> JSONDict | None:
+        """The recorded result of a call the real server answered with a JSON-RPC error; None for an error
+        that is no answer of a listed tool (an unknown tool's, or the proxy's own failure to reach the server)."""
+        from ..serve.transport import server_error_of  # the SDK's exception type lives there only
+
+        error = server_error_of(exc)
+        if error is None or not any(tool.get("name") == name for tool in self.tools):
+            return None
+        return error_result(error)
+
+    async def _answered(self, selected: str, name: str, arguments: JSONDict, result: JSONDict, backend: str,
+                        mode: str, started: float, t0: float) -> None:
         turn = self._record(selected, name, arguments, result, backend, started, t0)
         if mode == "shadow" and self.sim is not None:
             await self._shadow(selected, name, arguments, result, turn)
-        return result
 
     def _record(self, selected: str, name: str, arguments: JSONDict, result: JSONDict, backend: str,
                 started: float, t0: float) -> Turn | None:
@@ -271,4 +306,4 @@ def _world_of(tools: list[JSONDict], name: str) -> World:
         return World.model_construct(name=name, tools=tools)
 
 
-__all__ = ["HEADERS_ENV", "MODES", "REDACTED", "header_secrets", "parse_headers", "ROUTE_META", "world_routes", "Proxy", "catalog_path", "parse_routes", "redact", "shadow_path"]
+__all__ = ["HEADERS_ENV", "JSONRPC_ERROR", "MODES", "error_result", "REDACTED", "header_secrets", "parse_headers", "ROUTE_META", "world_routes", "Proxy", "catalog_path", "parse_routes", "redact", "shadow_path"]

@@ -51,6 +51,7 @@ from ..errors import ConfigError, UnknownToolError
 from .carry import Call, mapped_back, replay_turns
 from .fidelity import Answer, Known, answer_of, canonical, leaves, outcome, type_agreement, value_marks
 from .judge import DIMENSIONS, Judge
+from .proxy import JSONRPC_ERROR, error_result
 from ..trajectories.record import read_trajectory
 from ..world.world import World, load_world
 
@@ -75,7 +76,9 @@ class RecordedTurn:
 def turn_of(line: JSONDict) -> RecordedTurn | None:
     """The call a trajectory line records, in either format: the AgentWorldBench sample with the turn
     under ``agentworld``, or one flat line per turn (``episode``, ``turn``, ``tool``, ``arguments``,
-    ``result``). None for a line that records no call (a simulator failure, a header)."""
+    ``result``). None for a line that records no call (a simulator failure, a header). A JSON-RPC error
+    the server answered (``result.jsonrpc_error``, ``proxy --record``) reads as an ``isError`` failure
+    with the error's message as its text: a simulated ``isError`` answer agrees with it."""
     nested = line.get("agentworld")
     raw: JSONDict = nested if isinstance(nested, dict) else line
     tool, result = raw.get("tool"), raw.get("result")
@@ -83,6 +86,8 @@ def turn_of(line: JSONDict) -> RecordedTurn | None:
         return None
     if "agentworld/simulator_error" in (result.get("_meta") or {}):
         return None
+    if isinstance(result.get(JSONRPC_ERROR), dict) and "content" not in result:  # a bare JSON-RPC error: a refusal
+        result = {**result, **error_result(result[JSONRPC_ERROR])}
     episode = raw.get("episode") or line.get("episode") or line.get("id") or "default"
     index = raw.get("turn", raw.get("turn_index", line.get("turn_idx", 0)))
     return RecordedTurn(str(episode), int(index or 0), tool, dict(raw.get("arguments") or {}), result)
