@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
@@ -26,6 +27,16 @@ from agentworld_mcp.world.world import load_world
 ROOT = Path(__file__).resolve().parents[1]
 WORLDS = ROOT / "examples" / "worlds"
 CLI = [sys.executable, "-m", "agentworld_mcp"]
+
+
+def learn_cli(recording: Path, catalog: Any, out: Path, *flags: str) -> Path:
+    """``agentworld-mcp learn RECORDING --catalog CATALOG -o OUT FLAGS``, run as a user runs it; ``out``."""
+    catalog_path = out.with_name(out.stem + ".catalog.json")
+    catalog_path.write_text(json.dumps(catalog), encoding="utf-8")
+    done = subprocess.run([*CLI, "learn", str(recording), "--catalog", str(catalog_path), "-o", str(out), *flags],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return out
 
 
 def free_port() -> int:

@@ -6,13 +6,12 @@ items; the new item is stored under the id the answer shows, so reading it back 
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .conftest import CLI, stdio_session
+from .conftest import learn_cli, stdio_session
 
 JSONDict = dict[str, Any]
 CATALOG: JSONDict = {"name": "desk", "tools": [
@@ -44,12 +43,7 @@ def recording(path: Path) -> Path:
 
 
 def learned(tmp_path: Path) -> JSONDict:
-    catalog = tmp_path / "catalog.json"
-    catalog.write_text(json.dumps(CATALOG), encoding="utf-8")
-    out = tmp_path / "learned.yaml"
-    done = subprocess.run([*CLI, "learn", str(recording(tmp_path / "train.jsonl")), "--catalog", str(catalog),
-                           "-o", str(out), "--no-seed"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    out = learn_cli(recording(tmp_path / "train.jsonl"), CATALOG, tmp_path / "learned.yaml", "--no-seed")
     data: JSONDict = yaml.safe_load(out.read_text(encoding="utf-8"))
     return data
 

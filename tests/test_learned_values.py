@@ -11,11 +11,10 @@ value the call gives.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from .conftest import CLI, stdio_session
+from .conftest import learn_cli, stdio_session
 
 JSONDict = dict[str, Any]
 BOARD = "b7f3c2a9e14d"
@@ -69,13 +68,7 @@ def recording(path: Path) -> Path:
 
 
 def learned(tmp_path: Path) -> Path:
-    catalog = tmp_path / "catalog.json"
-    catalog.write_text(json.dumps(CATALOG), encoding="utf-8")
-    out = tmp_path / "learned.json"
-    done = subprocess.run([*CLI, "learn", str(recording(tmp_path / "train.jsonl")), "--catalog", str(catalog),
-                           "-o", str(out), "--no-seed"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return out
+    return learn_cli(recording(tmp_path / "train.jsonl"), CATALOG, tmp_path / "learned.json", "--no-seed")
 
 
 def parsed(result: Any) -> JSONDict:

@@ -15,7 +15,9 @@ language model shows, so both world models use it the same way:
 * ``seed``: the entities the server already held, as its read, list and search answers
   showed them before the episode's first other call (after it, an answer may show what the
   episode itself changed). A list of objects under a field named after a collection of the
-  catalog (``entities``, ``relations``), or a list tool's bare list, is that collection.
+  catalog (``entities``, ``relations``), or a list tool's bare list, is that collection. After the
+  first change, an entity still counts until a change names it: a read's answer (inside its envelope,
+  ``{"ok": true, "data": {...}}``) under the read's key argument, a file a search's matches name by path.
 
 Every turn is redacted as it is read (``trajectories/redaction.py``): no secret of a recording
 reaches the world file.
@@ -25,18 +27,20 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..models.deterministic.learned_envelope import ENVELOPE_META, learn_envelope
 from ..models.deterministic.failures import reads_as_failure  # an in-band failure is no envelope of success
-from ..models.deterministic.learned_state import answer_data, failed
+from ..models.deterministic.learned_state import answer_data, failed, key_of, unwrapped
 from ..models.deterministic.id_formats import ID_FORMATS_META, ids_in, infer_format
 from ..trajectories.redaction import redact_call, secrets_in
 from ..world.catalog import Catalog, ToolSpec
 from .learn_text import add_sentences
 from .learn_values import add_value_meta
+from .learn_lifecycle import add_lifecycle_meta
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
@@ -94,25 +98,126 @@ def select_demonstrations(samples: list[Sample], limit: int) -> list[Sample]:
 
 
 def observed_seed(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> dict[str, list[JSONDict]]:
-    """What the server held before each episode changed anything (see the module doc)."""
+    """What the server held before each episode changed anything (see the module doc): every list of
+    entities the answers showed before the episode's first change, and after it each entity an answer
+    showed (inside its envelopes: ``data``, ``result``, JSON in text) before a change named it."""
     collections = {spec.role.collection for spec in catalog if spec.role.collection}
     seed: dict[str, list[JSONDict]] = {}
+    keyed: dict[tuple[str, str], JSONDict] = {}
     seen: set[str] = set()
+    relative = absolute = False
     for turns in episodes.values():
+        touched: set[str] = set()  # keys a change named (its arguments) or showed (its answer)
+        changed = False
+        # values most calls pass (the vault, the workspace) scope the calls, they name no entity
+        scoped = Counter(k for t in turns if t.arguments for k in _keys_of(leaves(t.arguments)))
+        every = {k for k, n in scoped.items() if 2 * n > sum(1 for t in turns if t.arguments)}
         for turn in turns:
             spec = catalog.get(turn.tool)
-            if spec is None or spec.role.kind not in _OBSERVING:
-                break
-            if turn.result.get("isError"):
+            if spec is None:
                 continue
-            found = _entity_lists(answer_data(turn.result), spec, collections) + _listed_directory(turn, spec)
-            for collection, items in found:
+            if spec.role.kind not in _OBSERVING:
+                changed = True
+                if not failed(turn.result):
+                    touched.update(_keys_of(leaves(turn.arguments)) | _keys_of(leaves(answer_data(turn.result))))
+                continue
+            if failed(turn.result):
+                continue
+            found = [] if changed else _entity_lists(answer_data(turn.result), spec, collections) + _listed_directory(turn, spec)
+            # what a read shows of a thing the session changed (a presentation opened from a file it saved) is no seed
+            named = _keys_of(leaves(turn.arguments)) - every
+            shown = [] if named & touched else _shown(turn, spec, catalog)
+            if named & touched:
+                touched.update(named)  # and what it names is of the session's making too (the id it opened as)
+            paths = [str(i.get("path", "/")) for _, items in shown for i in items]
+            relative, absolute = relative or any(not p.startswith("/") for p in paths), absolute or any(
+                p.startswith("/") for p in paths) or bool(_listed_directory(turn, spec))
+            for collection, items in [*found, *shown]:
                 for item in items:
+                    key = _seed_key(item)
+                    if key is not None and _keys_of([key]) & touched:
+                        continue
+                    if key is not None and (known := keyed.get((collection, key))) is not None:
+                        known.update({k: v for k, v in item.items() if k not in known})  # a read adds what a search left out
+                        continue
                     text = json.dumps([collection, item], sort_keys=True)
                     if text not in seen and len(seed.get(collection, ())) < MAX_SEED:
                         seen.add(text)
-                        seed.setdefault(collection, []).append(item)
-    return seed
+                        stored = dict(item)
+                        seed.setdefault(collection, []).append(stored)
+                        if key is not None:
+                            keyed[(collection, key)] = stored
+    # a relative path is read from the root when every path was relative (a vault's own paths), and left out
+    # beside absolute ones (which directory it is relative to is the server's choice)
+    files = _file_collection(catalog)
+    if files in seed and relative:
+        kept = [i for i in seed[files] if not absolute or not isinstance(i.get("path"), str) or i["path"].startswith("/")]
+        for item in kept:
+            if isinstance(item.get("path"), str):
+                item["path"] = normalise_path("/" + item["path"].lstrip("/"))
+        seed[files] = kept if absolute else [{"path": "/", "type": "directory"}, *kept]
+    return {c: items for c, items in seed.items() if items}
+
+
+def _keys_of(values: Any) -> set[str]:
+    """The keys values may name: as written and as a path from the root (``a.md`` is ``/a.md``)."""
+    out: set[str] = set()
+    for value in values:
+        if isinstance(value, (str, int)) and not isinstance(value, bool):
+            text = str(value)
+            out.update((text, normalise_path("/" + text.lstrip("/")) if text else text))
+    return out
+
+
+def _seed_key(item: JSONDict) -> str | None:
+    path = item.get("path")
+    return path if isinstance(path, str) and item.get("type") in ("file", "directory") else key_of(item)
+
+
+def _file_collection(catalog: Catalog) -> str | None:
+    return next((s.role.collection for s in catalog if s.role.style == "file" and s.role.collection), None)
+
+
+#: Fields of a read's answer that hold the entity's text.
+_TEXT_FIELDS = ("content", "text", "body", "contents", "markdown")
+
+
+def _shown(turn: RecordedTurn, spec: ToolSpec, catalog: Catalog) -> list[tuple[str, list[JSONDict]]]:
+    """The entities one answer shows, keyed as the tools address them: a read's entity under the read's key
+    argument (its text, unless the answer is one page of it), and for a catalog that keeps files, each
+    object of a listed or searched answer that names a file by its path (``matches: [{path, line, ...}]``)."""
+    role, data = spec.role, unwrapped(answer_data(turn.result))
+    files = _file_collection(catalog)
+    found: list[tuple[str, list[JSONDict]]] = []
+    key = next((v for a in role.key_args if isinstance(v := turn.arguments.get(a), (str, int))
+                and not isinstance(v, bool)), None)
+    if role.kind == "read" and key is not None and isinstance(data, dict) and role.collection:
+        if role.style == "file" and role.op in (None, "read"):  # a file's text, not its info
+            entity: JSONDict = {"path": str(key), "type": "file"}
+            paged = data.get("has_more") is True or data.get("offset") not in (None, 0)
+            text = next((data[f] for f in _TEXT_FIELDS if isinstance(data.get(f), str)), None)
+            if text is not None and not paged:
+                entity["content"] = text
+            found.append((role.collection, [entity]))
+        elif role.style == "record":
+            inner = data.get(role.wrapper) if role.wrapper else data
+            field = role.key_field or "id"
+            shown_key = key_of(inner) if isinstance(inner, dict) else None
+            shown_key = shown_key if shown_key is not None or not isinstance(inner, dict) else inner.get(field)
+            # only an entity that answers to the key it was read by (not a view of it under another key)
+            if isinstance(inner, dict) and any(not isinstance(v, (dict, list)) for v in inner.values()) \
+                    and (shown_key is None or str(shown_key) == str(key)):
+                found.append((role.collection, [{field: key, **inner} if shown_key is None else dict(inner)]))
+    if files is not None:
+        field = next((s.role.key_field for s in catalog if s.role.collection == files and s.role.key_field), "path")
+        lists = [data] if isinstance(data, list) else [v for v in data.values() if isinstance(v, list)] \
+            if isinstance(data, dict) else []
+        named = [{"path": item[field], "type": "directory" if item.get("type") in ("directory", "dir") else "file"}
+                 for items in lists for item in items if isinstance(item, dict) and isinstance(item.get(field), str)
+                 and item[field]]
+        if named and not (role.style == "file" and role.kind == "read"):
+            found.append((files, named))
+    return found
 
 
 def _listed_directory(turn: RecordedTurn, spec: ToolSpec) -> list[tuple[str, list[JSONDict]]]:
@@ -182,6 +287,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
              for tool, turns in _by_tool(episodes).items()}
     add_answer_meta(data, compiled, episodes, {t: usual[t] or by_tool[t] for t in by_tool})
     add_value_meta(data, compiled, episodes)  # constants, cases, vocabularies, ranges per answer path
+    add_lifecycle_meta(data, compiled, episodes)  # state transitions: sim2real/learn_lifecycle.py
     for tool in data["tools"]:
         envelope = (tool.get("_meta") or {}).get(ENVELOPE_META)
         spec = compiled.get(tool["name"])

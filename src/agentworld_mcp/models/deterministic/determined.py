@@ -61,7 +61,9 @@ def settle(body: Any, schema: JSONDict | None, known: dict[str, Any], depth: int
     for name in list(body):
         sub = props.get(name) if isinstance(props.get(name), dict) else None
         value = known.get(name_key(name))
-        if value is not None and _fits(value, sub):
+        # an object or list is taken only where the field's schema says it fits (under a ``oneOf`` no
+        # field is declared, and another record's ``data`` envelope would stand for this answer's)
+        if value is not None and (sub is not None or not isinstance(value, (dict, list))) and _fits(value, sub):
             body[name] = copy.deepcopy(value)
         elif isinstance(body[name], dict):
             body[name] = settle(body[name], sub, known, depth + 1)

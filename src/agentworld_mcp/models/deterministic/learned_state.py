@@ -19,6 +19,7 @@ it), ``all_children`` / ``not_all_children`` (a tool acted on every entity under
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -44,6 +45,24 @@ def answer_data(result: JSONDict) -> Any:
     while isinstance(value, dict) and list(value) == ["result"]:
         value = _parsed(value["result"]) if isinstance(value["result"], str) else value["result"]
     return value if isinstance(value, (dict, list)) else None
+
+
+#: Keys an envelope holds its payload under (``{"ok": true, "data": {...}}``, ``{"parsed_content": "..."}``).
+_PAYLOAD_KEYS = ("data", "result", "parsed_content", "payload", "response", "body")
+
+
+def unwrapped(value: Any) -> Any:
+    """The payload inside an answer's envelopes: the one payload key's object or list (JSON text parsed), as
+    often as envelopes nest; an object that is itself an entity (it shows an id) is no envelope."""
+    for _ in range(4):
+        if not isinstance(value, dict) or key_of(value) is not None:
+            break
+        inner = [v for k in _PAYLOAD_KEYS if k in value
+                 and isinstance(v := _parsed(value[k]) if isinstance(value[k], str) else value[k], (dict, list))]
+        if len(inner) != 1:
+            break
+        value = inner[0]
+    return value
 
 
 def answer_text(result: JSONDict) -> str:
@@ -127,8 +146,8 @@ class History:
         if not isinstance(value, (str, int)) or isinstance(value, bool):
             return False
         key, kind, tool = str(value), condition.get("if"), condition.get("tool")
-        if kind == "missing":
-            return key not in self.seen
+        if kind == "missing":  # a seeded file's path is stored from the root: ``a.md`` names ``/a.md``
+            return key not in self.seen and posixpath.normpath("/" + key.lstrip("/")) not in self.seen
         if kind in ("acted", "not_acted"):
             return (tool in self.acted.get(key, ())) == (kind == "acted")
         if kind in ("all_children", "not_all_children"):
@@ -194,4 +213,4 @@ def _leaves(value: Any) -> list[str]:
     return []
 
 
-__all__ = ["LEARNED_META", "History", "episode_history", "learned", "answer_data", "answer_text", "conditions_of", "failed", "history_of", "key_of"]
+__all__ = ["LEARNED_META", "History", "episode_history", "learned", "answer_data", "answer_text", "conditions_of", "failed", "history_of", "key_of", "unwrapped"]

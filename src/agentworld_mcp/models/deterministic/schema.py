@@ -40,6 +40,7 @@ from .next_item import first_pending
 from .outcome_text import described
 from .query_lang import filter_query, listing as query_listing, predict_statement
 from .served import predict_as_served
+from .learned_lifecycle import state_field  # a word filter's field, as a recording showed it
 from .service_envelope import enveloped
 
 JSONDict = dict[str, Any]
@@ -57,7 +58,9 @@ class SchemaWorldModel:
 
         from .learned_values import with_values  # values a recording makes clear (sim2real/learn_values.py)
 
-        return derived(step, conformed(step, with_values(step, predict_in_shape(step, predict))))
+        from .learned_lifecycle import with_lifecycle  # states moved along a recorded order (learn_lifecycle.py)
+
+        return derived(step, conformed(step, with_lifecycle(step, with_values(step, predict_in_shape(step, predict)))))
 
     def prepare(self, catalog: Catalog) -> None:
         """Before the first call: the domain engines this catalog needs load their libraries (engines/)."""
@@ -535,7 +538,7 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
             if not bound:  # ``pattern: session:*``, ``timeMin``/``timeMax``, ``since``: not equality
                 return False
             continue
-        field = name if name in item else _field_named(name, item)
+        field = name if name in item else state_field(step, name, item) or _field_named(name, item)
         if field is not None:
             if not _equal(item[field], wanted):
                 return False
