@@ -4,7 +4,8 @@ Walking a recording call by call with :mod:`..models.deterministic.learned_state
 
 * **rules**: a tool's answers that differ from its usual one (a refusal ``Cannot update completed
   task``, ``already_done``, ``Task not found``) and the condition that tells them apart: the one
-  condition (of ``missing``, ``acted``, ``all_children`` and their negations) that held at each
+  condition (of ``missing``, ``acted``, ``all_children`` and their negations; for a create, ``present``:
+  its key names what the session held, ``File already exists``) that held at each
   such call and at none of the tool's usual ones. Where a tool has no usual answer recorded, the
   condition is taken only when other tools' rules confirmed the same tool's effect. Answered with
   the recorded wording (the call's own values in place of the recorded ones) and flag. A refusal the
@@ -34,7 +35,7 @@ from typing import Any
 
 from ..world.values import same_value
 from ..models.deterministic.learned_envelope import template_text
-from ..models.deterministic.learned_rules import LEARNED_META
+from ..models.deterministic.learned_rules import LEARNED_META, present
 from ..models.deterministic.learned_state import (
     History, answer_data, answer_text, conditions_of, failed, history_of, key_of,
 )
@@ -48,7 +49,7 @@ _CODE = re.compile(r"[a-z][a-z_]{1,40}")
 #: A tool whose name says it finishes an item (``mark_task_done``): what a "next pending item" tool passes over.
 _FINISHES = re.compile(r"done|complete|finish|close|resolve", re.IGNORECASE)
 #: Kinds of condition, the simplest first (a tie between conditions goes to the earlier kind).
-_KINDS = ("missing", "acted", "all_children", "not_acted", "not_all_children")
+_KINDS = ("missing", "present", "acted", "all_children", "not_acted", "not_all_children")
 #: A refusal of the call's arguments as such (a validator's words), whatever the state.
 _INVALID_INPUT = re.compile(r"input validation error|invalid arguments? for tool|validation error", re.IGNORECASE)
 
@@ -71,12 +72,16 @@ class Walk:
         self.calls: list[tuple[RecordedTurn, History, list[JSONDict]]] = []
         self.episode_of: dict[int, list[RecordedTurn]] = {}  # by id of a turn, the episode it is in
         names = [s.name for s in catalog]
+        creating = {s.name: s.role.key_args for s in catalog if s.role.kind == "create" and s.role.key_args}
         for turns in episodes.values():
             self.episode_of.update({id(t): turns for t in turns})
             history = history_of([], deleting=deleting)
             for turn in turns:
                 before = _copy(history)
-                self.calls.append((turn, before, conditions_of(before, turn.arguments, names)))
+                held = conditions_of(before, turn.arguments, names)
+                held += [{"if": "present", "arg": name} for name in creating.get(turn.tool, ())
+                         if present(before, turn.arguments.get(name))]  # a create of a key the session held
+                self.calls.append((turn, before, held))
                 history.add(turn.tool, turn.arguments, turn.result)
         self.catalog = catalog
         by_tool: dict[str, list[tuple[RecordedTurn, History, list[JSONDict]]]] = {}
@@ -142,8 +147,8 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
         options = [json.loads(c) for c in found]
         if not confirmed:  # no usual answer to tell it from: only a tool other rules confirmed
             options = [c for c in options if votes.get(c.get("tool") or "", 0) > 0]
-        if len(calls) == 1:  # one refusal is weak evidence: only its key missing, or acted on, explains it
-            options = [c for c in options if c["if"] in ("missing", "acted") and c["arg"] in keys]
+        if len(calls) == 1:  # one refusal is weak evidence: only its key missing, present or acted on explains it
+            options = [c for c in options if c["if"] in ("missing", "present", "acted") and c["arg"] in keys]
         if not options or _INVALID_INPUT.search(answer_text(calls[0][0].result)):
             continue  # a refusal of the arguments' values is the inputSchema's business, not the state's
         order = list((spec.input_schema.get("properties") or {}) if spec is not None else {})

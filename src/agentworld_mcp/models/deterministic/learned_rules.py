@@ -11,8 +11,9 @@
         "counters": {"thoughtHistoryLength": 0}}
 
 A rule whose condition holds on the episode so far (:mod:`.learned_state`, read from the
-episode's own answers) answers with the server's wording and flag, the call's values in it, and
-changes nothing. ``sets`` are fields a successful change sets, in the answer and in the ledger.
+episode's own answers; ``present``, below: a create whose key names what the episode holds)
+answers with the server's wording and flag, the call's values in it, and changes nothing.
+``sets`` are fields a successful change sets, in the answer and in the ledger.
 ``next`` is used by :mod:`.learned_envelope` to pick the first pending item. ``copies`` are answer
 fields that echo an argument of the call; ``counters`` count the tool's successful calls in the
 episode (plus the offset): both replace what the model answered in those fields. ``slots`` fill fields from
@@ -25,12 +26,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import posixpath
 from collections.abc import Callable
 from typing import Any
 
 from ...state.ledger import Effect
 from ..base import Prediction, Step
-from .learned_state import LEARNED_META, episode_history, learned
+from .learned_state import LEARNED_META, History, episode_history, learned
 from .learned_provenance import with_slots
 from .learned_text import templated, text_template
 
@@ -57,7 +59,7 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
     if rules:
         history = episode_history(step)
         for rule in rules:
-            if history.holds(rule["when"], step.arguments):
+            if holds(history, rule["when"], step.arguments):
                 return _ruled(step, rule)
     if computed(step):  # an engine or the keyspace computes this tool's answer: a template would only copy one
         return None
@@ -88,6 +90,26 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
         observation = {k: ({**v, **sets} if isinstance(v, dict) and k == role.wrapper else v)
                        for k, v in observation.items()}
     return dataclasses.replace(answer, observation=observation, effects=effects)
+
+
+def present(history: History, value: Any) -> bool:
+    """Whether ``value`` names something the history holds: shown or passed before (a seeded file's path is
+    stored from the root), and not last passed to a tool that deletes (``already exists`` no longer holds)."""
+    if not isinstance(value, (str, int)) or isinstance(value, bool):
+        return False
+    key = str(value)
+    rooted = posixpath.normpath("/" + key.lstrip("/"))
+    if key not in history.seen and rooted not in history.seen:
+        return False
+    acted = history.acted.get(key) or history.acted.get(rooted) or []
+    return not (acted and acted[-1] in history.deleting)
+
+
+def holds(history: History, condition: JSONDict, arguments: JSONDict) -> bool:
+    """:meth:`History.holds`, and ``present`` (the argument names something the episode holds)."""
+    if condition.get("if") == "present":
+        return present(history, arguments.get(str(condition.get("arg"))))
+    return history.holds(condition, arguments)
 
 
 def _echoed(step: Step, answer: Prediction, copies: JSONDict, counters: JSONDict) -> Prediction:
@@ -173,4 +195,4 @@ def _filled(value: Any, arguments: JSONDict) -> Any:
     return render(value, arguments, {}) if isinstance(value, str) else value
 
 
-__all__ = ["LEARNED_META", "computed", "episode_history", "learned", "learned_answer"]
+__all__ = ["LEARNED_META", "computed", "episode_history", "holds", "learned", "learned_answer", "present"]

@@ -76,6 +76,15 @@ def predict(step: Step) -> Prediction:
     """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
     if (served := predict_as_served(step, predict)) is not None:  # wrapped results, in-band failures: served.py
         return served
+    from .list_fields import predict_list_field  # ``add_tags(paths, tags)`` changes the notes' tags: list_fields.py
+
+    if (changed := predict_list_field(step, _predict)) is not None:
+        return changed
+    return _predict(step)
+
+
+def _predict(step: Step) -> Prediction:
+    """:func:`predict` past the serving and list-field layers."""
     if (stored := predict_keyspace(step)) is not None:  # typed values under keys, read as written: keyspace.py
         return stored
     if (queried := predict_statement(step)) is not None:  # ``SELECT ... FROM Account`` over records: query_statement.py

@@ -294,7 +294,8 @@ def _tags(entity: Entity, text: str) -> Iterator[tuple[int, str]]:
     """The entity's tags with their lines: front matter and a ``tags`` field at line 0, inline ``#tags`` where
     they stand."""
     front, body_start = _front_matter(text)
-    listed = front.get("tags", entity.fields.get("tags"))
+    # a ``tags`` list on the entity is what tag tools left (list_fields.py: front matter and changes since)
+    listed = entity.fields["tags"] if isinstance(entity.fields.get("tags"), list) else front.get("tags")
     if isinstance(listed, str):
         listed = [t for t in re.split(r"[,\s]+", listed) if t]
     for tag in listed if isinstance(listed, list) else ():
