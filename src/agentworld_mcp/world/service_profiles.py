@@ -51,18 +51,18 @@ class EntityProfile:
     #: The nouns of the collections it is (``payment_link``: a ``links`` collection whose tools say payment link).
     nouns: tuple[str, ...]
     doc: str
-    #: ``prefix:prod_`` (then a number), ``uuid``, ``base32hex`` (Google's event ids), ``upper:C`` (Slack's
+    #: ``prefix:prod_`` (then a number), ``uuid``, ``base32hex`` (calendar event ids), ``upper:C`` (a chat service's
     #: ``C`` and ten capitals or digits); ``None``: the catalog's or the default.
     id_format: str | None = None
     #: Fields a new object carries, as templates (``"ref": "refs/heads/{branch}"``); constants as they are.
     fields: Mapping[str, Any] = field(default_factory=dict)
-    #: (field, value) of a new object's state: Google Calendar's ``("status", "confirmed")``.
+    #: (field, value) of a new object's state: a calendar event's ``("status", "confirmed")``.
     status: tuple[str, str] | None = None
-    #: (field, format) of the creation time: Stripe's ``("created", "unix")``, Notion's ``created_time``.
+    #: (field, format) of the creation time: a payments API's ``("created", "unix")``, a docs API's ``created_time``.
     created: tuple[str, str] | None = None
-    #: What a listing of these objects is called in an envelope (Slack lists users as ``members``).
+    #: What a listing of these objects is called in an envelope (a chat API lists users as ``members``).
     list_key: str | None = None
-    #: (field, default team key) of a human identifier (Linear's ``ENG-123``), unless the catalog shows one.
+    #: (field, default team key) of a human identifier (``ENG-123``), unless the catalog shows one.
     identifier: tuple[str, str] | None = None
 
 
@@ -75,13 +75,13 @@ class Envelope:
     ``"$list_key"`` the listing's name.
     """
 
-    #: A create, read or update of one object (Slack: ``{ok, channel, ts, message}``). None: the bare object.
+    #: A create, read or update of one object (``{ok, channel, ts, message}``). None: the bare object.
     entity: Mapping[str, Any] | None = None
-    #: A listing or search (Notion: ``{object: list, results, next_cursor, has_more}``). None: the bare list.
+    #: A listing or search (``{object: list, results, next_cursor, has_more}``). None: the bare list.
     listing: Mapping[str, Any] | None = None
-    #: A delete (Slack: ``{ok, channel, ts}``). None: the deleted object.
+    #: A delete (``{ok, channel, ts}``). None: the deleted object.
     deleted: Mapping[str, Any] | None = None
-    #: What every other successful answer carries (Slack: ``ok: true``).
+    #: What every other successful answer carries (``ok: true``).
     always: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -91,7 +91,7 @@ class ServiceProfile:
 
     name: str
     doc: str
-    #: The word its MCP servers put in tool names (``slack`` of ``slack_post_message``), lowercase.
+    #: The word its MCP servers put in tool names (``chat`` of ``chat_post_message``), lowercase.
     token: str
     #: Regexes over a tool's description and argument text that name the service.
     signals: tuple[str, ...]
@@ -202,16 +202,16 @@ def _strings(value: Any, depth: int = 0) -> Iterable[str]:
 
 
 def named_in_name(tool: JSONDict) -> ServiceProfile | None:
-    """The service whose word is part of the tool's name (``slack_post_message``, ``linear_createIssue``)."""
+    """The service whose word is part of the tool's name (``chat_post_message``, ``tracker_createIssue``)."""
     said = _name_words(str(tool.get("name") or ""))
     return next((p for p in PROFILES.values() if p.token in said), None)
 
 
 def named_by(tool: JSONDict, hint: str = "") -> ServiceProfile | None:
-    """The service a tool names in its own name (``slack_post_message``), else in its text."""
+    """The service a tool names in its own name (``chat_post_message``), else in its text."""
     if (found := named_in_name(tool)) is not None:
         return found
-    titles = [tool.get("title"), (tool.get("annotations") or {}).get("title")]  # "Todoist: Add Tasks"
+    titles = [tool.get("title"), (tool.get("annotations") or {}).get("title")]  # "Tasks: Add Tasks"
     text = " ".join(_strings({"d": tool.get("description"), "i": tool.get("inputSchema"), "t": titles})) + " " + hint
     for profile in PROFILES.values():
         if any(re.search(s, text) for s in profile.signals):
@@ -254,7 +254,7 @@ def placeholders(fields: Mapping[str, Any], key: Any, collection: str, defaults:
     title = next((_plain(fields[f]) for f in _TITLE_FIELDS if _plain(fields.get(f))), "") or next(
         (_plain(properties[f]) for f in ("title", "Title", "Name", "name") if _plain(properties.get(f))), "")
     slug = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:60]
-    words_of_title = re.sub(r"[^A-Za-z0-9]+", "-", title[:100]).strip("-")  # Notion's ``Launch-plan-<id>``
+    words_of_title = re.sub(r"[^A-Za-z0-9]+", "-", title[:100]).strip("-")  # ``Launch-plan-<id>``
     calendar = str(fields.get("calendarId") or fields.get("calendar_id") or "primary")
     alphabet = string.ascii_letters + string.digits
     out.update({
@@ -272,7 +272,7 @@ def placeholders(fields: Mapping[str, Any], key: Any, collection: str, defaults:
 
 
 def _plain(value: Any) -> str:
-    """The text of a title given as a string or as rich text (Notion's ``[{text: {content}}]``)."""
+    """The text of a title given as a string or as rich text (``[{text: {content}}]``)."""
     if isinstance(value, str):
         return value
     if isinstance(value, list):
@@ -320,7 +320,7 @@ def rendered_fields(templates: Mapping[str, Any], values: Mapping[str, str]) -> 
 
 def new_id(id_format: str, number: int, seed: str) -> str | None:
     """An id in a profile's format: ``prefix:cus_`` -> ``cus_4``; ``upper:C`` -> ``C`` and ten capitals
-    or digits; ``base32hex`` -> 26 of ``0-9a-v`` (Google); ``alnum:16`` -> 16 letters and digits (Todoist);
+    or digits; ``base32hex`` -> 26 of ``0-9a-v`` (calendar ids); ``alnum:16`` -> 16 letters and digits;
     ``uuid`` is the caller's (seeded) UUID."""
     kind, _, arg = id_format.partition(":")
     digest = hashlib.sha256(f"{seed}:{number}".encode()).digest()
