@@ -92,3 +92,99 @@ async def test_a_note_tagged_by_path_is_found_by_a_tag_search(tmp_path: Path) ->
         # the front matter's own tag is still there beside the new one
         kept = _body(await session.call_tool("search_notes", {"query": "recipe", "mode": "tag"}))
         assert [m["path"].lstrip("/") for m in kept["matches"]] == ["Recipes/Soup.md"]
+
+
+def _tool(name: str, description: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {"name": name, "description": description,
+            "inputSchema": {"type": "object", "properties": props, "required": required}}
+
+
+MANAGED = {
+    "name": "managed_vault",
+    "tools": [
+        VAULT["tools"][0], VAULT["tools"][2],
+        _tool("manage_tags", "Add, remove or replace the tags of a note.",
+              {"path": _STR, "operation": {"type": "string", "enum": ["add", "remove", "set"]}, "tags": _STRS},
+              ["path", "operation", "tags"]),
+        _tool("rename_tag", "Rename a tag in every note that has it.",
+              {"old_tag": _STR, "new_tag": _STR}, ["old_tag", "new_tag"]),
+    ],
+}
+
+LABELLED = {
+    "name": "labelled_tracker",
+    "tools": [
+        *TRACKER["tools"][:2],
+        _tool("update_labels", "Change an issue's labels.",
+              {"issue_id": _STR, "action": {"type": "string"}, "labels": _STRS}, ["issue_id", "action", "labels"]),
+        _tool("rename_label", "Rename a label on all issues.", {"from": _STR, "to": _STR}, ["from", "to"]),
+    ],
+}
+
+
+async def _tagged(session: Any, tag: str) -> list[str]:
+    found = _body(await session.call_tool("search_notes", {"query": tag, "mode": "tag"}))
+    return sorted(m["path"].lstrip("/") for m in found["matches"])
+
+
+async def test_a_manage_tool_adds_removes_and_sets_tags_as_its_operation_argument_says(tmp_path: Path) -> None:
+    world = tmp_path / "managed.json"
+    world.write_text(json.dumps(MANAGED), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        await session.call_tool("create_note", {"path": "Travel/Lisbon.md", "content": "# Lisbon\n"})
+        note = {"path": "Travel/Lisbon.md"}
+
+        added = await session.call_tool("manage_tags", {**note, "operation": "add", "tags": ["travel", "2026"]})
+        assert not added.isError
+        assert await _tagged(session, "travel") == ["Travel/Lisbon.md"]
+
+        await session.call_tool("manage_tags", {**note, "operation": "remove", "tags": ["travel"]})
+        assert await _tagged(session, "travel") == []
+        assert await _tagged(session, "2026") == ["Travel/Lisbon.md"]
+
+        await session.call_tool("manage_tags", {**note, "operation": "set", "tags": ["trips"]})
+        assert await _tagged(session, "2026") == []
+        assert await _tagged(session, "trips") == ["Travel/Lisbon.md"]
+
+
+async def test_renaming_a_tag_moves_every_note_holding_it_to_the_new_name(tmp_path: Path) -> None:
+    world = tmp_path / "managed.json"
+    world.write_text(json.dumps(MANAGED), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        await session.call_tool("create_note", {"path": "a.md", "content": "---\ntags: [draft, work]\n---\nA\n"})
+        await session.call_tool("create_note", {"path": "b.md", "content": "---\ntags: [draft]\n---\nB\n"})
+        await session.call_tool("create_note", {"path": "c.md", "content": "---\ntags: [work]\n---\nC\n"})
+
+        renamed = await session.call_tool("rename_tag", {"old_tag": "draft", "new_tag": "wip"})
+        assert not renamed.isError
+        assert await _tagged(session, "draft") == []
+        assert await _tagged(session, "wip") == ["a.md", "b.md"]
+        # a note's other tags stay as they were
+        assert await _tagged(session, "work") == ["a.md", "c.md"]
+
+
+async def test_an_action_argument_and_a_from_to_rename_change_an_issues_labels(tmp_path: Path) -> None:
+    world = tmp_path / "labelled.json"
+    world.write_text(json.dumps(LABELLED), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        first = str(_body(await session.call_tool("create_issue", {"title": "Login fails"}))["id"])
+        second = str(_body(await session.call_tool("create_issue", {"title": "Logout fails"}))["id"])
+        for issue_id in (first, second):
+            await session.call_tool("update_labels", {"issue_id": issue_id, "action": "add", "labels": ["bug"]})
+        await session.call_tool("update_labels", {"issue_id": first, "action": "add", "labels": ["urgent"]})
+
+        renamed = await session.call_tool("rename_label", {"from": "bug", "to": "defect"})
+        assert not renamed.isError
+        first_read = _body(await session.call_tool("get_issue", {"issue_id": first}))
+        second_read = _body(await session.call_tool("get_issue", {"issue_id": second}))
+        assert first_read["labels"] == ["defect", "urgent"] and second_read["labels"] == ["defect"]
+
+
+async def test_an_operation_that_is_not_a_change_leaves_the_tags_alone(tmp_path: Path) -> None:
+    world = tmp_path / "managed.json"
+    world.write_text(json.dumps(MANAGED), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        await session.call_tool("create_note", {"path": "n.md", "content": "---\ntags: [keep]\n---\nN\n"})
+        await session.call_tool("manage_tags", {"path": "n.md", "operation": "list", "tags": ["other"]})
+        assert await _tagged(session, "keep") == ["n.md"]
+        assert await _tagged(session, "other") == []
