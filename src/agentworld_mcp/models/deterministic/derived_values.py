@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...world.roles import singular
+from ...world.roles import singular, words as _words
 from ..base import Prediction, Step
 from .determined import name_key
 
@@ -136,11 +136,6 @@ def _token(value: Any) -> tuple[str, Any]:
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
-
-def _words(name: str) -> list[str]:
-    """``total_characters`` -> [total, characters]; ``matchCount`` -> [match, count]."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
 
 
 def _settle(node: JSONDict, call: _Call, *, echo: bool, top: bool = False) -> None:

@@ -27,6 +27,7 @@ from typing import Any, Literal
 from ...state.ledger import Effect, Entity
 from ...world.roles import collection_name, id_stem, is_id_name, normalise_path, plural, singular, words
 from ..base import Prediction, Step
+from .text_search import front_matter
 
 JSONDict = dict[str, Any]
 Change = Literal["add", "remove", "set"]
@@ -236,23 +237,10 @@ def _current(entity: Entity, field: str) -> list[Any]:
 
 
 def _front_matter_list(text: str, field: str) -> list[Any]:
-    import yaml
-
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != "---":
-        return []
-    end = next((i for i, line in enumerate(lines[1:], 1) if line.strip() in ("---", "...")), None)
-    if end is None:
-        return []
-    try:
-        front = yaml.safe_load("\n".join(lines[1:end]))
-    except yaml.YAMLError:
-        return []
-    listed = front.get(field) if isinstance(front, dict) else None
+    listed = front_matter(text)[0].get(field)
     if isinstance(listed, str):
         return [t for t in listed.replace(",", " ").split() if t]
     return [v for v in listed if isinstance(v, (str, int))] if isinstance(listed, list) else []
-
 
 def _label(item: Any) -> str:
     """How list items compare: objects (``{name: bug}``) by their name, a tag without its leading ``#``."""

@@ -293,7 +293,7 @@ def _matches(entity: Entity, query: str, places: tuple[Where, ...], sensitive: b
 def _tags(entity: Entity, text: str) -> Iterator[tuple[int, str]]:
     """The entity's tags with their lines: front matter and a ``tags`` field at line 0, inline ``#tags`` where
     they stand."""
-    front, body_start = _front_matter(text)
+    front, body_start = front_matter(text)
     # a ``tags`` list on the entity is what tag tools left (list_fields.py: front matter and changes since)
     listed = entity.fields["tags"] if isinstance(entity.fields.get("tags"), list) else front.get("tags")
     if isinstance(listed, str):
@@ -306,7 +306,7 @@ def _tags(entity: Entity, text: str) -> Iterator[tuple[int, str]]:
             yield number, tag
 
 
-def _front_matter(text: str) -> tuple[JSONDict, int]:
+def front_matter(text: str) -> tuple[JSONDict, int]:
     """The YAML front matter of a Markdown text (``---`` fenced at its top) and the index of the line after it."""
     lines = text.splitlines()
     if not lines or lines[0].strip() != "---":
