@@ -18,7 +18,10 @@ the fidelity benchmark splits them (``benchmarks/bfcl_split.json``):
 Every column is judged with the same determined values (the entry's initial state counts as determined),
 and the per-call figures are summed up per class with ``score``'s own summary.
 
-    python benchmarks/learn_bfcl.py [--variant bare|typed] [--json] [CLASS ...]
+    python benchmarks/learn_bfcl.py [--variant bare|typed] [--half eval|dev] [--json] [CLASS ...]
+
+``--half dev`` learns from half the development entries and scores on the other half: develop the
+learner against that, and report the default (evaluation entries), never looked at while developing.
 
 Needs BFCL's classes: ``pip install --no-deps bfcl-eval mpmath``.
 """
@@ -117,11 +120,23 @@ def summary_of(rows: list[JSONDict]) -> JSONDict:
     return score._summary(figs)
 
 
-async def run(classes: list[str], typed: bool) -> list[JSONDict]:
+def halves(half: str) -> tuple[list[JSONDict], list[JSONDict]]:
+    """The entries learned from and the entries scored on.
+
+    ``eval`` (the figure to report): learn from the development half, score on the evaluation half.
+    ``dev`` (the one to develop against): the development half alone, its even positions learned from and
+    its odd positions scored on, so the learner can be improved without looking at evaluation entries."""
     split = json.loads(SPLIT.read_text(encoding="utf-8"))
     by_id = {entry["id"]: entry for entry in bfcl_worlds.entries()}
-    dev, evaluation = ([by_id[i] for i in split[h]] for h in ("dev", "eval"))
-    return [await measure(cls, dev, evaluation, typed) for cls in classes]
+    dev = [by_id[i] for i in split["dev"]]
+    if half == "dev":
+        return dev[0::2], dev[1::2]
+    return dev, [by_id[i] for i in split["eval"]]
+
+
+async def run(classes: list[str], typed: bool, half: str = "eval") -> list[JSONDict]:
+    learn_from, score_on = halves(half)
+    return [await measure(cls, learn_from, score_on, typed) for cls in classes]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -129,20 +144,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("classes", nargs="*", metavar="CLASS", help="BFCL classes (default: all eight)")
     parser.add_argument("--variant", choices=["bare", "typed"], default="bare",
                         help="bare: tools without outputSchema (what learn reads shapes for); typed: with")
+    parser.add_argument("--half", choices=["dev", "eval"], default="eval",
+                        help="eval: learn from dev entries, score on eval entries (report this); "
+                             "dev: learn from half the dev entries, score on the other half (develop on this)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args(argv)
     unknown = [c for c in args.classes if c not in bfcl_worlds.CLASSES]
     if unknown:
         parser.error(f"unknown class {', '.join(unknown)}; one of {', '.join(bfcl_worlds.CLASSES)}")
     try:
-        rows = asyncio.run(run(args.classes or list(bfcl_worlds.CLASSES), args.variant == "typed"))
+        rows = asyncio.run(run(args.classes or list(bfcl_worlds.CLASSES), args.variant == "typed", args.half))
     except bfcl_worlds.BenchmarkMissing as exc:
         print(f"learn_bfcl.py: {exc}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    print(f"BFCL classes as sessions ({args.variant} variant): learned from dev entries, scored on eval entries")
+    where = "half the dev entries, scored on the other half" if args.half == "dev" else "dev entries, scored on eval entries"
+    print(f"BFCL classes as sessions ({args.variant} variant): learned from {where}")
     print(f"{'class':<20} {'dev':>4} {'eval':>5} {'calls':>6} " + " ".join(f"{c:>12}" for c in COLUMNS))
     for row in rows:
         cells = " ".join(f"{'-' if row[c] is None else format(row[c], '.3f'):>12}" for c in COLUMNS)

@@ -41,6 +41,7 @@ STATION: dict[str, Any] = {
         _tool("quote_fare", "Quote the fare for a zone.\n:return: the fare in euros\n:rtype: float", {"zone": TEXT}),
         _tool("count_parcels", "How many parcels the station holds.", {}),
         _tool("ring_bell", "Rings the counter bell. Returns nothing.", {"times": NUMBER}),
+        _tool("set_current_station", "Set the current station context.", {"station_dir": TEXT}),
     ],
 }
 
@@ -78,6 +79,15 @@ async def test_a_setter_answers_the_value_set_and_the_state_keeps_it(tmp_path: P
         read = _data(await session.call_tool("get_daily_limit", {}))
     assert changed == {"daily_limit": 35.0}
     assert read == {"daily_limit": 35.0}
+
+
+async def test_choosing_a_current_context_answers_the_context_chosen_not_an_acknowledgement(tmp_path: Path) -> None:
+    async with stdio_session(_write(tmp_path)) as session:
+        chosen = _data(await session.call_tool("set_current_station", {"station_dir": "/srv/stations/ashby"}))
+        here = _data(await session.call_tool("set_current_station", {"station_dir": "."}))
+    assert chosen["station_name"] == "ashby" and chosen["station_dir"] == "/srv/stations/ashby"
+    assert len(chosen["station_id"]) == 16
+    assert "station_name" not in here and here["station_dir"] == "."  # "." names no folder the call determines
 
 
 async def test_a_sign_in_answers_its_status_or_an_oauth_token(tmp_path: Path) -> None:

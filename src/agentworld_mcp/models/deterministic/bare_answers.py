@@ -14,6 +14,8 @@ its description and the call, the way typed Python servers name what they return
   a unit conversion is computed;
 * **a setter** (``set_daily_limit(daily_limit=...)``): the value set, under its name, and
   stored where the standing state holds a field of that name;
+* **a context chosen** (``set_current_project(project_dir=...)``): the context's id and name, the
+  call echoed;
 * **a sign-in**: ``{"<authentication>_status": true}``, or an OAuth token answer (RFC 6749
   section 5.1) when the call carries client credentials;
 * **any other action**: acknowledged as before (``log_visit``, ``ping``): its name and
@@ -50,6 +52,9 @@ _NUMERIC = frozenset({"distance", "cost", "price", "rate", "amount", "balance", 
                       "height", "width", "duration", "mileage", "limit", "fee", "tax", "sum", "average", "mean",
                       "voltage", "pressure", "force", "value", "quantity", "age", "number", "elevation", "area",
                       "volume", "capacity", "latitude", "longitude", "altitude", "humidity", "budget", "range"})
+#: ``set_current_project``, ``switch_active_workspace``: a session context chosen, answered as the context now held.
+_SWITCH = frozenset({"set", "switch", "select", "use", "change", "choose"})
+_CONTEXT = frozenset({"current", "active", "default"})
 _BOOLEAN_HEAD = frozenset({"is", "has", "can", "should", "was", "are", "does", "did", "will"})
 _OAUTH_ARGS = frozenset({"client_secret", "grant_type", "refresh_token", "client_id"})
 #: Units a conversion tool may name (its ``X_to_Y``), in a base unit of their dimension.
@@ -85,6 +90,8 @@ def bare_answer(step: Step, role: ToolRole) -> Prediction | None:
     if verb == "set" and (given := _set_value(step, tokens[1:])) is not None:
         name, value = given
         return Prediction({name: value}, effects=determined.applied(step))
+    if verb in _SWITCH and len(tokens) > 2 and tokens[1] in _CONTEXT:
+        return Prediction(_context_set(step, tokens[2:], style), effects=determined.applied(step))
     if (converted := _conversion(step, tokens)) is not None:
         return Prediction({_key([converted[0]], style): converted[1]}, effects=[])
     if verb == "count" or re.match(r"\W*(?:how many|(?:the )?number of)\b", description, re.IGNORECASE):
@@ -120,6 +127,19 @@ def _state_it_acts_on(step: Step, nouns: list[str]) -> JSONDict | None:
             if wanted <= set(words(name)) or (len(wanted) > 1 and len(wanted & set(words(name))) >= 2):
                 body[name] = changed.get(entity.collection, {}).get(name, value)
     return body or None
+
+
+def _context_set(step: Step, noun: list[str], style: str) -> JSONDict:
+    """The context a ``set_current_<noun>`` call chose: its id and name, and the call's arguments echoed.
+
+    The name is the last part of a path argument (``/srv/harbor`` -> ``harbor``), else the first text
+    argument; a bare ``.`` names no folder the call determines, so the name is left out."""
+    texts = [v for v in step.arguments.values() if isinstance(v, str) and v.strip()]
+    name = next((t.rstrip("/").rsplit("/", 1)[-1] for t in texts if t.strip(" ./")), None)
+    body: JSONDict = {_key([*noun, "id"], style): "".join(step.rng.choice("0123456789abcdef") for _ in range(16))}
+    if name:
+        body[_key([*noun, "name"], style)] = name
+    return {**body, **step.arguments}
 
 
 def _wrapped(step: Step) -> bool:
