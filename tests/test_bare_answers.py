@@ -127,6 +127,7 @@ KILN: dict[str, Any] = {
     "tools": [
         _tool("startHeater", "Starts the kiln's heater.", {"heater_power": NUMBER}),
         _tool("openDoor", "Opens the kiln door.", {}),
+        _tool("pressVentLever", "Presses the vent lever.", {"leverPosition": NUMBER}),
         _tool("ring_bell", "Rings the bell.", {}),
     ],
 }
@@ -141,6 +142,9 @@ async def test_an_action_on_a_device_answers_the_state_its_name_names(tmp_path: 
         assert started == {"heaterState": "off", "heaterPower": 2.5}  # the power the call set; the rest as seeded
         opened = json.loads((await session.call_tool("openDoor", {})).content[0].text)
         assert set(opened) == {"doorState"}
+        # a part the state does not hold: its status as the verb leaves it, the call echoed
+        pressed = json.loads((await session.call_tool("pressVentLever", {"leverPosition": 0.5})).content[0].text)
+        assert pressed == {"ventLeverStatus": "pressed", "leverPosition": 0.5}
         # a name that names no state is still acknowledged
         rung = (await session.call_tool("ring_bell", {})).content[0].text
         assert "completed successfully" in rung

@@ -18,6 +18,8 @@ its description and the call, the way typed Python servers name what they return
   call echoed;
 * **a sign-in**: ``{"<authentication>_status": true}``, or an OAuth token answer (RFC 6749
   section 5.1) when the call carries client credentials;
+* **an action on a device** whose part the state does not hold (``pressBrakePedal``): the part's
+  status as the verb leaves it (``brakePedalStatus: pressed``), the call echoed;
 * **any other action**: acknowledged as before (``log_visit``, ``ping``): its name and
   description promise no data.
 
@@ -105,6 +107,8 @@ def bare_answer(step: Step, role: ToolRole) -> Prediction | None:
             return Prediction({_key(noun, style): _value(step, noun, description)}, effects=[])
     if (state := _state_it_acts_on(step, tokens[1:] if verb in _ACTION_VERBS else tokens)) is not None:
         return Prediction(state, effects=determined.applied(step))
+    if (status := _device_status(step, tokens, style)) is not None:
+        return Prediction(status, effects=determined.applied(step))
     return None  # an action that promises no data: acknowledged (``log_visit``, ``ping``)
 
 
@@ -140,6 +144,26 @@ def _context_set(step: Step, noun: list[str], style: str) -> JSONDict:
     if name:
         body[_key([*noun, "name"], style)] = name
     return {**body, **step.arguments}
+
+
+def _device_status(step: Step, tokens: list[str], style: str) -> JSONDict | None:
+    """``pressBrakePedal(pedalPosition=0.5)`` on a world with standing state but no brake field: the part's
+    status as the verb leaves it (``brakePedalStatus: pressed``), the call echoed. Only where the world is a
+    device (it has standing state) and the verb is one of its actions; "turn"/"switch" take their on/off."""
+    verb, nouns = tokens[0], [t for t in tokens[1:] if t not in ("on", "off")]
+    if verb not in _ACTION_VERBS or verb == "set" or not nouns or not determined.standing(step):
+        return None
+    state = next((t for t in tokens[1:] if t in ("on", "off")), None) or _participle(verb)
+    return {_key([*nouns, "status"], style): state, **step.arguments}
+
+
+def _participle(verb: str) -> str:
+    """``press`` -> ``pressed``, ``release`` -> ``released``, ``stop`` -> ``stopped``, ``open`` -> ``opened``."""
+    if verb.endswith("e"):
+        return verb + "d"
+    if re.fullmatch(r"[^aeiou]*[aeiou][bdgmnpt]", verb) and len(verb) <= 4:  # one syllable: the consonant doubles
+        return verb + verb[-1] + "ed"
+    return verb + "ed"
 
 
 def _wrapped(step: Step) -> bool:
