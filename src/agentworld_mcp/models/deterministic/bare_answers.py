@@ -14,12 +14,12 @@ its description and the call, the way typed Python servers name what they return
   a unit conversion is computed;
 * **a setter** (``set_daily_limit(daily_limit=...)``): the value set, under its name, and
   stored where the standing state holds a field of that name;
-* **a context chosen** (``set_current_project(project_dir=...)``): the context's id and name, the
+* **a context chosen** (``set_current_board(board_dir=...)``): the context's id and name, the
   call echoed;
 * **a sign-in**: ``{"<authentication>_status": true}``, or an OAuth token answer (RFC 6749
   section 5.1) when the call carries client credentials;
-* **an action on a device** whose part the state does not hold (``pressBrakePedal``): the part's
-  status as the verb leaves it (``brakePedalStatus: pressed``), the call echoed;
+* **an action on a device** whose part the state does not hold (``pressVentLever``): the part's
+  status as the verb leaves it (``ventLeverStatus: pressed``), the call echoed;
 * **any other action**: acknowledged as before (``log_visit``, ``ping``): its name and
   description promise no data.
 
@@ -54,7 +54,7 @@ _NUMERIC = frozenset({"distance", "cost", "price", "rate", "amount", "balance", 
                       "height", "width", "duration", "mileage", "limit", "fee", "tax", "sum", "average", "mean",
                       "voltage", "pressure", "force", "value", "quantity", "age", "number", "elevation", "area",
                       "volume", "capacity", "latitude", "longitude", "altitude", "humidity", "budget", "range"})
-#: ``set_current_project``, ``switch_active_workspace``: a session context chosen, answered as the context now held.
+#: ``set_current_board``, ``switch_active_workspace``: a session context chosen, answered as the context now held.
 _SWITCH = frozenset({"set", "switch", "select", "use", "change", "choose"})
 _CONTEXT = frozenset({"current", "active", "default"})
 _BOOLEAN_HEAD = frozenset({"is", "has", "can", "should", "was", "are", "does", "did", "will"})
@@ -147,8 +147,8 @@ def _context_set(step: Step, noun: list[str], style: str) -> JSONDict:
 
 
 def _device_status(step: Step, tokens: list[str], style: str) -> JSONDict | None:
-    """``pressBrakePedal(pedalPosition=0.5)`` on a world with standing state but no brake field: the part's
-    status as the verb leaves it (``brakePedalStatus: pressed``), the call echoed. Only where the world is a
+    """``pressVentLever(leverPosition=0.5)`` on a world with standing state but no lever field: the part's
+    status as the verb leaves it (``ventLeverStatus: pressed``), the call echoed. Only where the world is a
     device (it has standing state) and the verb is one of its actions; "turn"/"switch" take their on/off."""
     verb, nouns = tokens[0], [t for t in tokens[1:] if t not in ("on", "off")]
     if verb not in _ACTION_VERBS or verb == "set" or not nouns or not determined.standing(step):
