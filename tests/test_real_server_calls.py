@@ -1,6 +1,6 @@
 """Every call a real server accepted is accepted by the simulator of its catalog, and answered.
 
-For each recorded real server (benchmarks/real_servers.json: 25 servers, of which ten were
+For each recorded real server (benchmarks/real_servers.json: 28 servers, of which ten were
 recorded for this check and never developed against), the recorded session is replayed through
 a real MCP client over stdio against ``agentworld-mcp serve CATALOG``. Where the real server
 answered without ``isError``, the call was valid; the simulator must then not refuse its

@@ -17,6 +17,7 @@ import base64
 import difflib
 import json
 import posixpath
+import re
 from typing import Any
 
 from ...state.ledger import Effect, Entity
@@ -46,16 +47,48 @@ def predict_file(step: Step, role: ToolRole) -> Prediction:
 
 
 def _path_arg(step: Step, role: ToolRole) -> tuple[str, str] | Prediction | None:
-    """(the path as the caller wrote it, its normalised key), or the access-denied error."""
-    for name in role.key_args or ("path",):
+    """(the path as the caller wrote it, its normalised key), or the access-denied error.
+
+    The path is the key argument, else any argument named like a path (``filepath``, ``dirPath``), else
+    one inside a list of files; a call that gives none uses the path argument's declared default, and a
+    tool with no path argument at all acts on the file the session last named (``set_file(filepath)``
+    then ``read()``), as an editor with a current file does."""
+    names = [*(role.key_args or ("path",)), *(n for n in step.arguments if _PATHLIKE.search(n))]
+    for name in names:
         value = step.arguments.get(name)
         if isinstance(value, str) and value:
-            path = _resolve(step, value)
-            return path if isinstance(path, Prediction) else (value, path)
+            return _resolved(step, value)
     value = _nested_path(step.arguments)
     if value is not None:  # ``files: [{"file_path": ...}]``: the first file the call names
-        path = _resolve(step, value)
-        return path if isinstance(path, Prediction) else (value, path)
+        return _resolved(step, value)
+    properties = (step.tool.definition.get("inputSchema") or {}).get("properties") or {}
+    declared = [n for n in properties if n in names or _PATHLIKE.search(n)]
+    default = next((properties[n].get("default") for n in declared if isinstance(properties[n], dict)
+                    and isinstance(properties[n].get("default"), str) and properties[n]["default"]), None)
+    if default is not None:
+        return _resolved(step, default)
+    if not declared and (current := _current_path(step)) is not None:
+        return _resolved(step, current)
+    return None
+
+
+#: Argument names that hold a path (``path``, ``filepath``, ``file_path``, ``dirPath``, ``filename``).
+_PATHLIKE = re.compile(r"(?:^|_|[a-z])(?:path|Path|PATH)$|^(?:file|dir)_?name$|^filename$", re.IGNORECASE)
+
+
+def _resolved(step: Step, value: str) -> tuple[str, str] | Prediction:
+    path = _resolve(step, value)
+    return path if isinstance(path, Prediction) else (value, path)
+
+
+def _current_path(step: Step) -> str | None:
+    """The path the latest successful call of this session named: the file an editor is on."""
+    for turn in reversed(step.episode.turns):
+        if turn.result.get("isError"):
+            continue
+        value = next((v for n, v in turn.arguments.items() if _PATHLIKE.search(n) and isinstance(v, str) and v), None)
+        if value is not None:
+            return str(value)
     return None
 
 
