@@ -298,6 +298,9 @@ class Simulator:
             return self._simulator_error(step.tool, prediction)
         spec, observation = step.tool, prediction.observation
         if prediction.is_error or spec.output_schema is None:
+            if prediction.is_error and spec.output_schema is not None and prediction.text is not None \
+                    and isinstance(observation, dict):  # a refusal the server worded and structured (a recording's)
+                return ToolResult([{"type": "text", "text": prediction.text}], observation, True)
             if prediction.text is not None:
                 return ToolResult.from_text(prediction.text, is_error=prediction.is_error)
             return ToolResult.from_json(observation, structured=False, is_error=prediction.is_error)

@@ -40,7 +40,11 @@ from ..trajectories.redaction import redact_call, secrets_in
 from ..world.catalog import Catalog, ToolSpec
 from .learn_text import add_sentences
 from .learn_values import add_value_meta
+from .learn_environment import add_environment_meta
+from .learn_provenance import in_context, looks_up, with_recorded_flags
 from .learn_lifecycle import add_lifecycle_meta
+from .learn_views import add_view_meta
+from .learn_shape import add_shape_meta
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
@@ -261,6 +265,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
             by_tool.setdefault(turn.tool, []).append(sample_of(turn))
     compiled = Catalog(base)
     found: list[ToolEnrichment] = []
+    contexts = in_context(episodes)
     for tool_name, samples in by_tool.items():
         spec = compiled.get(tool_name)
         if spec is None:  # a call to a tool the catalog lacks (the server's own unknown-tool answer)
@@ -271,7 +276,11 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
         if spec.output_schema is None and answers:
             shape = infer_shape(answers)
             item.shape = with_initial_values(shape, successes) if shape is not None else None
+            if item.shape is not None:  # a flag one answer showed (learn_provenance.py)
+                item.shape = with_recorded_flags(item.shape, [s.response for s in successes])
         item.role = infer_role_fields(spec, successes, item.shape)
+        if item.role.get("kind") == "create" and looks_up(contexts.get(tool_name, [])):
+            del item.role["kind"]  # it shows what an earlier call made: no create (learn_provenance.py)
         if spec.output_schema is None and (key_field := answered_key_field(spec, successes)) is not None:
             item.role["key_field"] = key_field
         if spec.output_schema is None and (wrapper := answered_wrapper(spec, successes)) is not None:
@@ -287,7 +296,10 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
              for tool, turns in _by_tool(episodes).items()}
     add_answer_meta(data, compiled, episodes, {t: usual[t] or by_tool[t] for t in by_tool})
     add_value_meta(data, compiled, episodes)  # constants, cases, vocabularies, ranges per answer path
+    add_environment_meta(data, compiled, episodes)  # answer keys per argument value: sim2real/learn_environment.py
     add_lifecycle_meta(data, compiled, episodes)  # state transitions: sim2real/learn_lifecycle.py
+    add_view_meta(data, compiled, episodes)  # the server's clock, digests of texts: learn_views.py
+    add_shape_meta(data, compiled, episodes)  # the keys an engine's values go under: sim2real/learn_shape.py
     for tool in data["tools"]:
         envelope = (tool.get("_meta") or {}).get(ENVELOPE_META)
         spec = compiled.get(tool["name"])

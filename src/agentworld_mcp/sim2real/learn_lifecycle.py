@@ -281,6 +281,11 @@ def add_lifecycle_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, lis
     for tool in data["tools"]:
         if (found := learned.get(tool["name"])) is not None:
             tool["_meta"] = {**(tool.get("_meta") or {}), LIFECYCLE_META: found}
+    from .learn_counts import add_counts_meta  # counts of the entities by their state
+    from .learn_history import add_history_meta  # the rows the lifecycle's creates and moves append
+
+    add_history_meta(data, catalog, episodes, learned)
+    add_counts_meta(data, catalog, episodes, learned)
     return sum(1 for t in data["tools"] if t["name"] in learned)
 
 

@@ -31,6 +31,7 @@ import json
 import re
 from typing import Any
 
+from ..world.roles import is_id_name
 from ..world.values import same_value
 from ..models.deterministic.learned_state import answer_data, failed
 from ..models.deterministic.learned_text import SLOT
@@ -183,4 +184,61 @@ def learn_field_texts(calls: list[tuple[RecordedTurn, list[RecordedTurn]]], skip
     return out
 
 
-__all__ = ["learn_field_texts", "learn_lasts", "session_fields"]
+def _ids(data: Any) -> list[Any]:
+    """The values under id-named keys of an answer (``transaction_id``), at any depth."""
+    if isinstance(data, dict):
+        return [v for k, v in data.items() if is_id_name(k) and _traceable(v)] + \
+            [i for v in data.values() if isinstance(v, (dict, list)) for i in _ids(v)]
+    if isinstance(data, list):
+        return [i for v in data for i in _ids(v)]
+    return []
+
+
+def with_recorded_flags(shape: JSONDict, answers: list[Any]) -> JSONDict:
+    """``shape`` with a top-level boolean every successful answer showed alike as its ``default``, even from
+    one answer (``success: true`` of a login): a flag drawn at random would read as a failure the recording
+    never showed; more answers (``with_initial_values``) are needed for any other value."""
+    props = shape.get("properties") if shape.get("type") == "object" else None
+    objects = [a for a in answers if isinstance(a, dict)]
+    if not isinstance(props, dict) or not objects:
+        return shape
+    out = {**shape, "properties": dict(props)}
+    for name, sub in props.items():
+        seen = [a.get(name) for a in objects]
+        if isinstance(sub, dict) and "default" not in sub and isinstance(seen[0], bool) \
+                and all(v is seen[0] for v in seen):
+            out["properties"][name] = {**sub, "default": seen[0]}
+    return out
+
+
+def in_context(episodes: dict[str, list[RecordedTurn]]) -> dict[str, list[tuple[RecordedTurn, list[RecordedTurn]]]]:
+    """Per tool, its recorded calls, each with the calls before it in its episode."""
+    out: dict[str, list[tuple[RecordedTurn, list[RecordedTurn]]]] = {}
+    for turns in episodes.values():
+        for number, turn in enumerate(turns):
+            out.setdefault(turn.tool, []).append((turn, turns[:number]))
+    return out
+
+
+def looks_up(turns: list[tuple[RecordedTurn, list[RecordedTurn]]]) -> bool:
+    """Whether a tool's answers show an entity the episode already held rather than a new one: in most of
+    its successful calls (each with the calls before it in its episode), an argument names an id an earlier
+    answer showed and every id of the answer is an argument or was shown before (``fetch_receipt(order_ref)``
+    answers the ``payment_ref`` the order's answer gave). Such a tool is no create, however its answers
+    read alone: what it shows is looked up, so a new call answers the entity its argument names."""
+    explained = fresh = 0
+    for turn, before in turns:
+        if failed(turn.result):
+            continue
+        shown = [answer_data(t.result) for t in before if not failed(t.result)]
+        given = [v for v in turn.arguments.values() if _traceable(v)]
+        ids = [v for v in _ids(answer_data(turn.result)) if not any(same_value(v, g) for g in given)]
+        named = any(_shown(g, shown) for g in given)
+        if named and ids and all(_shown(v, shown) for v in ids):
+            explained += 1
+        elif ids:
+            fresh += 1
+    return explained > 0 and explained >= fresh
+
+
+__all__ = ["learn_field_texts", "in_context", "learn_lasts", "looks_up", "session_fields", "with_recorded_flags"]

@@ -147,12 +147,19 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
         options = [json.loads(c) for c in found]
         if not confirmed:  # no usual answer to tell it from: only a tool other rules confirmed
             options = [c for c in options if votes.get(c.get("tool") or "", 0) > 0]
-        if len(calls) == 1:  # one refusal is weak evidence: only its key missing, present or acted on explains it
-            options = [c for c in options if c["if"] in ("missing", "present", "acted") and c["arg"] in keys]
+        quoted: set[str] = set()
+        if len(calls) == 1:  # one refusal is weak evidence: only its key missing, present or acted on explains it,
+            # or a scope never seen before that the refusal quotes (``Vault 'personal' is not configured``)
+            quoted = {c["arg"] for c in options if c["if"] == "missing" and _scope(walk, tool, c["arg"])
+                      and "{{args." + c["arg"] + "}}" in template_text(answer_text(calls[0][0].result),
+                                                                       calls[0][0].arguments)}
+            options = [c for c in options if c["if"] in ("missing", "present", "acted") and c["arg"] in keys
+                       or c["if"] == "missing" and c["arg"] in quoted]
         if not options or _INVALID_INPUT.search(answer_text(calls[0][0].result)):
             continue  # a refusal of the arguments' values is the inputSchema's business, not the state's
         order = list((spec.input_schema.get("properties") or {}) if spec is not None else {})
-        best = min(options, key=lambda c: (c["arg"] not in keys, _KINDS.index(c["if"]), -votes.get(c.get("tool") or "", 0),
+        best = min(options, key=lambda c: (c["arg"] not in quoted, c["arg"] not in keys, _KINDS.index(c["if"]),
+                                           -votes.get(c.get("tool") or "", 0),
                                            order.index(c["arg"]) if c["arg"] in order else len(order)))
         first = calls[0][0]
         rule: JSONDict = {"when": best, "isError": bool(first.result.get("isError")),
@@ -185,6 +192,12 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
         if nxt:
             learned.setdefault(tool, {})["next"] = nxt
     return learned, walk
+
+
+def _scope(walk: Walk, tool: str, arg: str) -> bool:
+    """Whether every usual call of ``tool`` passed ``arg`` the same text, twice at least (a vault, a workspace)."""
+    values = [t.arguments.get(arg) for t, _, _ in walk.by_tool[tool] if walk.is_main(t)]
+    return len(values) >= 2 and all(isinstance(v, str) for v in values) and len(set(values)) == 1
 
 
 def _sig(condition: JSONDict) -> str:

@@ -68,6 +68,7 @@ class _Path:
     keyed: bool = False  # the entity's own key somewhere (``id`` of ``item``): a counter, not a statistic
     echoed: bool = False  # a string that was one of its call's argument values
     counted: bool = True  # every value was the length of a list beside it (a count the answer derives)
+    episodes: set[str] = field(default_factory=set)  # the sessions that showed it
 
 
 def _leaves(value: Any, prefix: str = "") -> Iterator[tuple[str, Any, bool, bool]]:
@@ -121,6 +122,7 @@ def tool_paths(turns: list[RecordedTurn]) -> dict[str, _Path]:
             record.keyed |= is_key
             record.counted &= counts
             record.echoed |= isinstance(value, str) and any(value == g for g in given)
+            record.episodes.add(turn.episode)
             here.setdefault(path, []).append(value)
         for path, values in here.items():
             paths[path].shown.append((dict(turn.arguments), values))
@@ -197,6 +199,8 @@ def _statistic(path: str, record: _Path, key_args: tuple[str, ...], enums: froze
         return {"x-argument": copied}
     if _null_unless_given(leaf_name(path), record):
         return {"x-argument": leaf_name(path), "x-absent": None}
+    if _fixed_clock(record, values):
+        return {"const": values[0]}
     if record.echoed or any(isinstance(v, str) and (_TIMESTAMP.search(v) or len(v) > 64) for v in values):
         return None
     if any(any(same_value(args.get(leaf_name(path)), v) for v in vs) for args, vs in record.shown):
@@ -214,6 +218,14 @@ def _statistic(path: str, record: _Path, key_args: tuple[str, ...], enums: froze
     if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         return {"minimum": min(0, min(values)), "maximum": max(values)}
     return None
+
+
+def _fixed_clock(record: _Path, values: list[Any]) -> bool:
+    """A time the environment shows the same in every answer of two sessions or more (``current_time: 09:15 AM``):
+    a clock that stands, not a stamp of the moment (two sessions are never recorded at one moment)."""
+    return len(record.episodes) >= 2 and not record.echoed and all(isinstance(v, str) for v in values) \
+        and len({_form(v) for v in values}) == 1 and _TIMESTAMP.search(values[0]) is not None \
+        and len(values[0]) <= 64
 
 
 def _pooled(per_tool: dict[str, dict[str, _Path]], addressed: set[str]) -> dict[str, JSONDict]:
@@ -251,6 +263,47 @@ def _pooled(per_tool: dict[str, dict[str, _Path]], addressed: set[str]) -> dict[
     return out
 
 
+def _scalar_lists(value: Any, prefix: str = "") -> Iterator[tuple[str, list[Any]]]:
+    """``(path, list)`` for every non-empty list of scalars outside lists (``plant_list``)."""
+    if isinstance(value, dict):
+        for name, sub in value.items():
+            path = f"{prefix}.{name}" if prefix else str(name)
+            if isinstance(sub, list) and sub and all(not isinstance(i, (dict, list)) for i in sub):
+                yield path, sub
+            elif isinstance(sub, dict):
+                yield from _scalar_lists(sub, path)
+
+
+def list_cases(turns: list[RecordedTurn], key_args: tuple[str, ...]) -> dict[str, JSONDict]:
+    """Per path of a list of scalars, the word argument whose value decided the whole list (``bed:
+    North`` -> ``[basil, fern, ...]``): each value gave one list, the same in two sessions or more (a
+    table of the environment's, not a listing of one session's state); the list never holds the value."""
+    shown: dict[str, list[tuple[JSONDict, str, list[Any]]]] = {}
+    for turn in turns:
+        if failed(turn.result):
+            continue
+        for path, items in _scalar_lists(answer_data(turn.result)):
+            shown.setdefault(path, []).append((dict(turn.arguments), turn.episode, items))
+    out: dict[str, JSONDict] = {}
+    for path, entries in shown.items():
+        for name in sorted({n for args, _, _ in entries for n in args}):
+            if name in key_args or _ID_NAME.fullmatch(name) or name.endswith(("_id", "Id", "_ids", "Ids")):
+                continue
+            table: dict[str, tuple[Any, str, set[str]]] = {}
+            for args, episode, items in entries:
+                given = args.get(name)
+                form = _form(items)
+                if not isinstance(given, str) or not _CODE.fullmatch(given.replace(" ", "_")) or given in items \
+                        or table.setdefault(given, (given, form, set()))[1] != form:
+                    table = {}
+                    break
+                table[given][2].add(episode)
+            if table and all(len(sessions) >= 2 for _, _, sessions in table.values()):
+                out[path] = {"x-argument": name, "x-cases": [[v, json.loads(f)] for v, f, _ in table.values()]}
+                break
+    return out
+
+
 def _widens(own: JSONDict | None, shared: JSONDict, record: _Path) -> bool:
     """Whether the session-wide statistic says more than the tool's own answers: a constant over a range
     or a vocabulary; a vocabulary where the tool showed too little for one; never over a copy or a case."""
@@ -284,6 +337,7 @@ def learn_values(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> d
                 statistic = shared
             if statistic is not None:
                 found[path] = statistic
+        found.update(list_cases(by_tool[tool], key_args))
         if found:
             out[tool] = found
     return out

@@ -18,10 +18,11 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from ...world.values import same_value
 from .learned_text import SLOT, render_text, slot_value_of
 
 if TYPE_CHECKING:
-    from ...state.ledger import Effect
+    from ...state.ledger import Effect, Entity
     from ..base import Prediction, Step
 
 JSONDict = dict[str, Any]
@@ -71,4 +72,50 @@ def with_slots(step: Step, answer: Prediction, slots: JSONDict) -> Prediction:
                                text=None if isinstance(text, str) and text.lstrip().startswith("{") else text)
 
 
-__all__ = ["slot_value", "with_slots"]
+def named_entities(step: Step) -> list[Entity]:
+    """The entities the call names: in any collection, one keyed by the value of one of its arguments
+    (``get_quote(ticker=X)``, ``fetch_receipt(order_ref=N)`` of an order another tool made)."""
+    ledger = step.episode.ledger
+    values = {str(v) for v in step.arguments.values()
+              if isinstance(v, (str, int)) and not isinstance(v, bool) and str(v).strip()}
+    return [e for c in ledger.collections() for v in sorted(values) if (e := ledger.get(c, v)) is not None]
+
+
+def _restored(model: Any, learned: Any, fields: JSONDict) -> tuple[Any, bool]:
+    """``learned`` with each leaf the model took from ``fields`` (same name, same value) put back."""
+    if not isinstance(model, dict) or not isinstance(learned, dict):
+        return learned, False
+    out, changed = dict(learned), False
+    for name, value in model.items():
+        if name not in out:
+            continue
+        if isinstance(value, dict):
+            out[name], inner = _restored(value, out[name], fields)
+            changed = changed or inner
+        elif not isinstance(value, list) and name in fields and same_value(fields[name], value) \
+                and not same_value(out[name], value):
+            out[name], changed = value, True
+    return out, changed
+
+
+def entity_kept(step: Step, model: Prediction, learned: Prediction) -> Prediction:
+    """``learned`` (the model's answer with the values a recording suggested) with every field the model read
+    from the entity the call names put back: the entity this episode holds (seeded or made by an earlier
+    call) decides its own fields, not what the training session's entities held."""
+    if learned is model or model.is_error or learned.is_error:
+        return learned
+    entities = named_entities(step)
+    if not entities:
+        return learned
+    observation, changed = learned.observation, False
+    for entity in entities:
+        observation, restored = _restored(model.observation, observation, entity.fields)
+        changed = changed or restored
+    if not changed:
+        return learned
+    text = learned.text
+    return dataclasses.replace(learned, observation=observation,
+                               text=None if isinstance(text, str) and text.lstrip().startswith(("{", "[")) else text)
+
+
+__all__ = ["entity_kept", "named_entities", "slot_value", "with_slots"]

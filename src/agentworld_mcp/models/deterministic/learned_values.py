@@ -155,6 +155,7 @@ def with_values(step: Step, answer: Prediction) -> Prediction:
     given = [v for v in leaves(step.arguments) if v is not None]
     known: set[str] | None = None  # the texts the state and the episode's calls hold (computed once)
     changed: list[tuple[JSONDict, str, Any, Any]] = []
+    moved: list[Effect] = []  # the standing quantities the call set
     for path, obj, name, holder in list(_slots(target)):
         statistic = statistics.get(path)
         if not isinstance(statistic, dict):
@@ -163,6 +164,11 @@ def with_values(step: Step, answer: Prediction) -> Prediction:
         copies = statistic.get("x-argument") == name and "x-cases" not in statistic
         if not copies and (name in step.arguments or any(same_value(current, g) for g in given)):
             continue  # the call decides it
+        if obj is target and (quantity := _set_quantity(step, name, statistic, current)) is not None:
+            obj[name] = quantity[1].fields[name]
+            changed.append((obj, name, current, obj[name]))
+            moved.append(quantity[1])
+            continue  # an action's learned value of a quantity the state holds: the call set it
         if _held(step, obj, name, holder):
             continue  # the state decides it
         if isinstance(current, str) and len(current) >= _MIN_TEXT:
@@ -173,12 +179,60 @@ def with_values(step: Step, answer: Prediction) -> Prediction:
         if settable and not same_value(value, current):
             obj[name] = value
             changed.append((obj, name, current, value))
+    changed += _lists_set(step, target, statistics)
     if not changed:
         return answer
     effects = None if answer.effects is None else [_stored(e, changed) for e in answer.effects]
+    if moved:
+        effects = [*(effects or []), *moved]
     text = answer.text
     return dataclasses.replace(answer, observation=observation, effects=effects,
                                text=None if isinstance(text, str) and text.lstrip()[:1] in ("{", "[") else text)
+
+
+#: Names too general to say which quantity of the state an answer shows (``status: "success"``).
+_GENERAL = frozenset({"status", "state", "result", "message", "success", "ok", "error", "value", "type", "mode"})
+
+
+def _set_quantity(step: Step, name: str, statistic: JSONDict, current: Any) -> tuple[str, Effect] | None:
+    """An action (no read) whose learned value stands under the name of a quantity the standing state holds
+    (``startHeater`` -> ``heaterState: running``): the value, and the update that stores it, so a later
+    read shows what the call set. Only a constant or a case of the call's argument, of the quantity's type."""
+    from ...state.ledger import Effect
+    from .determined import standing
+    from .environment import reads
+
+    if ("const" not in statistic and "x-cases" not in statistic) or name.lower() in _GENERAL or reads(step):
+        return None
+    settable, value = _value(step, statistic, current)
+    if not settable or isinstance(value, (dict, list)):
+        return None
+    for entity in standing(step):
+        held = entity.fields.get(name)
+        if name in entity.fields and type(held) is type(value) and not same_value(held, value):
+            return name, Effect("update", entity.collection, entity.key, {name: value})
+    return None
+
+
+def _lists_set(step: Step, target: Any, statistics: JSONDict) -> list[tuple[JSONDict, str, Any, Any]]:
+    """The whole lists a case of the call's argument gives (``plant_list`` for ``bed: North``)."""
+    changed: list[tuple[JSONDict, str, Any, Any]] = []
+    for path, statistic in statistics.items():
+        cases = statistic.get("x-cases") if isinstance(statistic, dict) else None
+        if "[]" in path or not isinstance(cases, list) or not any(
+                isinstance(c, list) and len(c) == 2 and isinstance(c[1], list) for c in cases):
+            continue
+        *outer, name = path.split(".")
+        obj = target
+        for part in outer:
+            obj = obj.get(part) if isinstance(obj, dict) else None
+        if not isinstance(obj, dict) or name in step.arguments:
+            continue
+        settable, value = _value(step, statistic, obj.get(name))
+        if settable and isinstance(value, list) and not same_value(value, obj.get(name)):
+            changed.append((obj, name, obj.get(name), value))
+            obj[name] = value
+    return changed
 
 
 def _stored(effect: Effect, changed: list[tuple[JSONDict, str, Any, Any]]) -> Effect:

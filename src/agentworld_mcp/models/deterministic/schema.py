@@ -60,7 +60,15 @@ class SchemaWorldModel:
 
         from .learned_lifecycle import with_lifecycle  # states moved along a recorded order (learn_lifecycle.py)
 
-        return derived(step, conformed(step, with_lifecycle(step, with_values(step, predict_in_shape(step, predict)))))
+        from .learned_provenance import entity_kept  # the named entity's fields outrank learned values
+
+        from .learned_environment import with_environment  # a read's recorded keys (learn_environment.py)
+
+        model = with_environment(step, predict_in_shape(step, predict))
+        from .learned_views import with_views  # history rows, counts, digests, instants: learned_views.py
+
+        return with_views(step, derived(step, conformed(step, with_lifecycle(
+            step, entity_kept(step, model, with_values(step, model))))))
 
     def prepare(self, catalog: Catalog) -> None:
         """Before the first call: the domain engines this catalog needs load their libraries (engines/)."""

@@ -66,6 +66,11 @@ def engine_for(step: Step) -> ModuleType | None:
     return _engine(chosen) if chosen is not None else None
 
 
+def claimed(world: World, tool: ToolSpec) -> bool:
+    """Whether an engine answers ``tool`` of this catalog (``learn`` keeps such a tool's answer shape)."""
+    return any((module := _engine(name)) is not None and module.claims(world, tool) for name in ENGINES)
+
+
 def prepare(world: World, tools: Iterable[ToolSpec]) -> None:
     """Let the engines this catalog needs load their libraries now, when the server starts, so that no
     call pays for it within its deadline (an engine opts in with a ``prepare()`` function)."""
@@ -81,5 +86,7 @@ def predict_by_engine(step: Step) -> Prediction | None:
     module = engine_for(step)
     if module is None:
         return None
-    answer: Any = module.predict(step)
+    from ..learned_shape import answer_in_shape  # the engine's values in the keys a recording showed
+
+    answer: Any = answer_in_shape(step, module.predict)
     return answer if isinstance(answer, Prediction) else None

@@ -1,0 +1,31 @@
+"""The last pass over a learned world's answer: what the episode determines that the model cannot know alone.
+
+Each part reads its own ``_meta`` key of the tool (written by ``learn``) and leaves other tools alone:
+
+* :mod:`.learned_history`: an entity's history rows, from the episode's creates and moves;
+* :mod:`.learned_counts`: counts of the entities by their fields (per state, per type);
+* :mod:`.learned_digest`: a field that is the digest of the entity's text (an ``etag``);
+* :mod:`.learned_clock`: instants written as the recorded server writes them, still where its clock was.
+
+The clock goes last: the rows above carry the model's instants, which it rewrites with the rest.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .learned_clock import with_clock
+from .learned_counts import with_counts
+from .learned_digest import with_digest
+from .learned_history import with_history
+
+if TYPE_CHECKING:
+    from ..base import Prediction, Step
+
+
+def with_views(step: Step, answer: Prediction) -> Prediction:
+    """``answer`` with every learned view of the episode applied (see the module doc)."""
+    return with_clock(step, with_digest(step, with_counts(step, with_history(step, answer))))
+
+
+__all__ = ["with_views"]
