@@ -37,7 +37,7 @@ from ...base import Prediction, Step
 log = logging.getLogger(__name__)
 
 #: Engine modules of this package, asked in order (the first that claims a tool answers it).
-ENGINES: tuple[str, ...] = ("workbook", "document", "presentation", "shell", "arithmetic")
+ENGINES: tuple[str, ...] = ("workbook", "document", "presentation", "git", "shell", "arithmetic")
 
 _warned: set[str] = set()
 
