@@ -93,6 +93,10 @@ def predict(step: Step) -> Prediction:
 
 def _predict(step: Step) -> Prediction:
     """:func:`predict` past the serving and list-field layers."""
+    from .free_object import predict_free_object  # free-form object outputs, editors: free_object.py
+
+    if (free := predict_free_object(step, _predict)) is not None:
+        return free
     if (stored := predict_keyspace(step)) is not None:  # typed values under keys, read as written: keyspace.py
         return stored
     if (queried := predict_statement(step)) is not None:  # ``SELECT ... FROM Account`` over records: query_statement.py

@@ -1,0 +1,280 @@
+"""An editor with a current file: ``set_file(path)`` (or ``open_file``), then tools without a path act on it.
+
+Such catalogs read lines by number (``read(start, end)``), select a range, stage a replacement
+(``overwrite(new_lines)``) that a ``confirm`` applies or a ``cancel`` drops, search the file's lines
+and list directories. Every part is read from the tools' names and arguments, none from a service:
+the file's text lives in the file model's ``files`` collection (so the file tools agree), and the
+session's current file, selection and staged change are read back from the episode's successful calls.
+"""
+
+from __future__ import annotations
+
+import math
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...state.ledger import Effect
+from ..base import Prediction, Step
+from .common import error
+
+JSONDict = dict[str, Any]
+
+#: Argument names that hold a path (as in :mod:`.files`).
+_PATHLIKE = re.compile(r"(?:^|_|[a-z])(?:path|Path|PATH)$|^(?:file|dir)_?name$|^filename$", re.IGNORECASE)
+_OPENER = re.compile(r"^(?:set|open|use|switch|choose)_?(?:current_?)?file$", re.IGNORECASE)
+_CURRENT = re.compile(r"\bcurrent file\b|\bfile to work with\b", re.IGNORECASE)
+#: The lines a whole-file read shows when the tool truncates (an unknown limit: a screenful).
+_SCREEN = 50
+
+
+@dataclass
+class Session:
+    """What the episode's successful calls left: the current file, the selected range, a staged change."""
+
+    current: str | None = None
+    selection: tuple[int, int] | None = None
+    staged: list[str] | None = None
+    gone: set[str] = field(default_factory=set)
+
+
+def _words(name: str) -> set[str]:
+    return set(re.split(r"[_\-\s]+|(?<=[a-z])(?=[A-Z])", name.lower())) - {""}
+
+
+def _path_arg(tool: JSONDict) -> str | None:
+    props = (tool.get("inputSchema") or {}).get("properties") or {}
+    return next((n for n in props if _PATHLIKE.search(n)), None)
+
+
+def _is_opener(tool: JSONDict) -> bool:
+    return _path_arg(tool) is not None and (
+        _OPENER.match(str(tool.get("name", ""))) is not None or _CURRENT.search(str(tool.get("description", ""))) is not None
+        and "set" in _words(str(tool.get("name", ""))))
+
+
+def claims(step: Step) -> bool:
+    """Whether ``step``'s catalog is an editor with a current file (some tool sets it)."""
+    return step.derived("editor_opener", lambda: any(_is_opener(t) for t in step.world.tools))
+
+
+def _kind(tool: JSONDict) -> str | None:
+    """What an editor tool does, from its name and arguments."""
+    name = str(tool.get("name", ""))
+    words = _words(name)
+    props = set((tool.get("inputSchema") or {}).get("properties") or {})
+    path = _path_arg(tool)
+    ranged = {"start", "end"} <= props or {"start_line", "end_line"} <= props
+    if _is_opener(tool):
+        return "open"
+    if path is not None and (words & {"new", "create"}):
+        return "create"
+    if words & {"listdir", "ls"} or ({"list"} & words and words & {"dir", "directory", "files"}):
+        return "listdir"
+    if path is None and words & {"delete", "remove"}:
+        return "delete"
+    if ranged and words & {"select", "mark"}:
+        return "select"
+    if ranged and words & {"read", "view", "show", "get", "lines"}:
+        return "read"
+    if not props and words & {"skim", "read", "view", "show", "cat"}:
+        return "skim"
+    if words & {"confirm", "apply", "commit"} and not props:
+        return "confirm"
+    if words & {"cancel", "discard", "abort", "revert"} and not props:
+        return "cancel"
+    if words & {"overwrite", "replace"} and path is None:
+        return "overwrite"
+    if words & {"find", "search", "grep"} and words & {"function", "def", "symbol", "method"}:
+        return "function"
+    if words & {"find", "search", "grep"} and path is None:
+        return "find"
+    return None
+
+
+def _tool(step: Step, name: str) -> JSONDict | None:
+    return next((t for t in step.world.tools if t.get("name") == name), None)
+
+
+def _session(step: Step) -> Session:
+    """The session as the episode's successful calls left it."""
+    session = Session()
+    for turn in step.episode.turns:
+        tool = _tool(step, turn.tool)
+        body = turn.result.get("structuredContent")
+        if tool is None or turn.result.get("isError") or isinstance(body, dict) and "error" in body:
+            continue
+        kind, args = _kind(tool), turn.arguments
+        if kind in ("open", "create"):
+            session.current = _given_path(tool, args)
+            session.selection = (1, 1) if kind == "create" else None
+            session.staged = None
+            session.gone.discard(session.current or "")
+        elif kind == "delete" and session.current is not None:
+            session.gone.add(session.current)
+            session.current, session.selection, session.staged = None, None, None
+        elif kind == "select":
+            session.selection = _range(args)
+        elif kind == "overwrite" and session.selection is not None:
+            session.staged = _new_lines(args)
+        elif kind in ("confirm", "cancel"):
+            session.staged = None
+            session.selection = None if kind == "confirm" else session.selection
+    return session
+
+
+def _given_path(tool: JSONDict, args: JSONDict) -> str | None:
+    name = _path_arg(tool)
+    value = args.get(name) if name else None
+    return value.strip("/") or "." if isinstance(value, str) else None
+
+
+def _range(args: JSONDict) -> tuple[int, int]:
+    start = _int(args.get("start", args.get("start_line")), 1)
+    return start, _int(args.get("end", args.get("end_line")), start)
+
+
+#: Line numbers are held within this bound: an agent's ``select(start=10**20)`` must not pad a file to
+#: that many lines (every call is bounded in size).
+_MAX_LINE = 100_000
+
+
+def _int(value: Any, default: int) -> int:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        return default
+    return max(-_MAX_LINE, min(_MAX_LINE, int(value)))
+
+
+def _new_lines(args: JSONDict) -> list[str]:
+    """The replacement lines: a list, ``{"lines": [...]}``, or a text split at its newlines."""
+    for value in args.values():
+        if isinstance(value, dict):
+            value = next((v for v in value.values() if isinstance(v, list)), value)
+        if isinstance(value, list):
+            return [str(v) for v in value]
+        if isinstance(value, str):
+            return value.split("\n")
+    return []
+
+
+def _lines(step: Step, path: str) -> list[str] | None:
+    entity = step.episode.ledger.get("files", path)
+    if entity is None:
+        return None
+    content = str(entity.fields.get("content", ""))
+    return content.split("\n") if content else []
+
+
+def _numbered(lines: list[str], first: int) -> list[list[Any]]:
+    return [[first + i, text] for i, text in enumerate(lines)]
+
+
+def predict_editor(step: Step) -> Prediction | None:
+    """The editor's answer to ``step``, or None when it is no editor tool (the other models answer)."""
+    if not claims(step):
+        return None
+    kind = _kind(step.tool.definition)
+    if kind is None:
+        return None
+    session = _session(step)
+    args = step.arguments
+    if kind == "open":
+        path = _given_path(step.tool.definition, args) or ""
+        if path in session.gone:
+            return error(f"Error: File not found at '{path}'")
+        return Prediction(f"File set to: '{path}'", effects=_known(step, path))
+    if kind == "create":
+        path = _given_path(step.tool.definition, args) or ""
+        if step.episode.ledger.get("files", path) is not None and path not in session.gone and _lines(step, path):
+            return error("Cannot create new file: it exists and is not empty.")
+        fields = {"path": path, "type": "file", "content": ""}
+        return Prediction({"status": "success", "current_file_path": path, "selected_start": 1, "selected_end": 1,
+                           "message": "File created successfully. First line is now selected for editing."},
+                          effects=[Effect("create", "files", path, fields)])
+    if kind == "listdir":
+        return _listdir(step, session)
+    if kind in ("confirm", "cancel") and session.staged is None:
+        return error(f"No pending changes to {'apply' if kind == 'confirm' else 'discard'}.")
+    if session.current is None:
+        return error("No file is set. Set the current file first.")
+    path = session.current
+    lines = _lines(step, path)
+    if kind == "delete":
+        return Prediction({"status": "success", "message": f"File '{path}' was successfully deleted."},
+                          effects=[Effect("delete", "files", path)] if lines is not None else [])
+    if kind == "confirm":
+        start, end = session.selection or (1, 1)
+        have = lines or []
+        have = have + [""] * (start - 1 - len(have))  # lines the world never saw hold their place
+        content = "\n".join(have[:start - 1] + (session.staged or []) + have[end:])
+        return Prediction({"status": "success", "message": "Changes applied successfully."},
+                          effects=[Effect("update" if lines is not None else "create", "files", path,
+                                          {"path": path, "type": "file", "content": content})])
+    if kind == "cancel":
+        return Prediction({"status": "success", "message": "Action cancelled."}, effects=[])
+    if kind == "overwrite":
+        if session.selection is None:
+            return error("No selection has been made. Select lines first.")
+        start, end = session.selection
+        new = _new_lines(args)
+        old = (lines or [])[start - 1:end]
+        diff = [[f"-{start + i}", t] for i, t in enumerate(old)] + [[f"+{start + i}", t] for i, t in enumerate(new)]
+        return Prediction({"status": "preview", "message": "Changes ready to apply. Confirm to apply or cancel to discard.",
+                           "diff_lines": diff, "start": start, "end": end}, effects=[])
+    if lines is None:  # a file the world never saw: its text is unknown, nothing is invented
+        lines = []
+    if kind == "skim":
+        return Prediction({"lines": _numbered(lines[:_SCREEN], 1), "total_lines": len(lines)}, effects=[])
+    if kind in ("read", "select"):
+        start, end = _range(args)
+        if start > end:
+            return error("start cannot be greater than end.")
+        shown = lines[start - 1:end]
+        if kind == "read":
+            return Prediction({"lines": _numbered(shown, start), "start_line": start,
+                               "end_line": start + len(shown) - 1}, effects=[])
+        return Prediction({"status": "success", "lines": shown, "start": start, "end": end, "line_count": len(shown),
+                           "message": f"Selected lines {start} to {end} for editing."}, effects=[])
+    if kind == "find":
+        text = next((str(v) for v in args.values() if isinstance(v, str)), "")
+        found = [[i + 1, line] for i, line in enumerate(lines) if text and text in line]
+        return Prediction({"status": "success", "matches": found, "total_matches": len(found)}, effects=[])
+    return _function(step, lines)
+
+
+def _known(step: Step, path: str) -> list[Effect]:
+    """Opening a file the world never saw records that it exists (its text unknown: empty)."""
+    if step.episode.ledger.get("files", path) is not None:
+        return []
+    return [Effect("create", "files", path, {"path": path, "type": "file", "content": ""})]
+
+
+def _listdir(step: Step, session: Session) -> Prediction:
+    raw = next((v for n, v in step.arguments.items() if _PATHLIKE.search(n) and isinstance(v, str)), ".")
+    path = raw.strip("/") or "."
+    prefix = "" if path == "." else path + "/"
+    if step.episode.ledger.get("files", path) is not None:
+        return error("Specified path is not a directory.")
+    names = []
+    for entity in step.episode.ledger.items("files"):
+        if entity.key.startswith(prefix) and entity.key not in session.gone:
+            name = entity.key[len(prefix):].split("/")[0]
+            if name and name not in names:
+                names.append(name)
+    return Prediction({"filenames": names, "path": raw}, effects=[])
+
+
+def _function(step: Step, lines: list[str]) -> Prediction:
+    """The lines of the named function: its ``def``/``function`` line to the next top-level definition."""
+    name = next((str(v) for v in step.arguments.values() if isinstance(v, str)), "")
+    head = re.compile(rf"^\s*(?:async\s+)?(?:def|function|class)\s+{re.escape(name)}\b")
+    start = next((i for i, line in enumerate(lines) if head.search(line)), None)
+    if start is None:
+        return error(f"Function '{name}' not found.")
+    end = len(lines)
+    return Prediction({"status": "success", "lines": _numbered(lines[start:end], start + 1),
+                       "start_line": start + 1, "end_line": end}, effects=[])
+
+
+__all__ = ["Session", "claims", "predict_editor"]
