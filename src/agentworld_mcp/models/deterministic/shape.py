@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...world.catalog import ToolSpec
+from ...world.described_shape import described_returns
 from ...world.roles import infer_role
 from ..base import Prediction, Step
 
@@ -37,7 +38,10 @@ def output_shape(tool: JSONDict) -> JSONDict | None:
     if tool.get("outputSchema") is not None:
         return None
     shape = (tool.get("_meta") or {}).get(OUTPUT_SHAPE_META)
-    return shape if isinstance(shape, dict) and shape else None
+    if isinstance(shape, dict) and shape:
+        return shape
+    described = described_returns(str(tool.get("description") or ""))  # ``Returns: {"ok": true, ...}``
+    return described.success if described is not None else None
 
 
 def shaped_spec(spec: ToolSpec) -> ToolSpec | None:
@@ -76,11 +80,21 @@ def predict_in_shape(step: Step, predict: Callable[[Step], Prediction]) -> Predi
     # answers (what those servers print), and only JSON answers are made to fit below.
     prediction = predict(dataclasses.replace(step, tool=shaped) if step.tool.role.style == "record" else step)
     observation = prediction.observation
-    if prediction.is_error or prediction.text is not None or not isinstance(observation, (dict, list)):
+    if prediction.is_error:
+        from .described_answer import stated_failure  # ``{"ok": false, "error": ...}`` where the description says so
+
+        return stated_failure(step, prediction)
+    if prediction.text is not None or not isinstance(observation, (dict, list)):
         return prediction
     if shape.get("type") == "array" and isinstance(observation, dict) and set(observation) == {_ITEMS}:
         observation = observation[_ITEMS]
     from .common import conform
+
+    if not (step.tool.definition.get("_meta") or {}).get(OUTPUT_SHAPE_META):  # the shape the description states
+        from .described_answer import held_answer
+
+        observation = held_answer(step, observation, shape, shaped.role_for(step.arguments))
     from .learned_envelope import serve_envelope  # constants, counts and texts learned from the real answers
 
     return dataclasses.replace(prediction, observation=serve_envelope(step, conform(observation, shape, step.rng), shape))
+
