@@ -51,24 +51,20 @@ class SchemaWorldModel:
     name = "schema"
 
     async def predict(self, step: Step) -> Prediction:
+        """The model's answer, then the layers that correct it, innermost first (each module says why)."""
         from .conformance import conformed  # a valid call gets a schema-valid answer, whatever its parts
-        from .shape import predict_in_shape  # a tool's `enrich`ed output shape, when it has one
-
         from .derived_values import derived  # counts, lengths, echoes the answer's parts and the call determine
-
-        from .learned_values import with_values  # values a recording makes clear (sim2real/learn_values.py)
-
-        from .learned_lifecycle import with_lifecycle  # states moved along a recorded order (learn_lifecycle.py)
-
-        from .learned_provenance import entity_kept  # the named entity's fields outrank learned values
-
         from .learned_environment import with_environment  # a read's recorded keys (learn_environment.py)
+        from .learned_lifecycle import with_lifecycle  # states moved along a recorded order (learn_lifecycle.py)
+        from .learned_provenance import entity_kept  # the named entity's fields outrank learned values
+        from .learned_values import with_values  # values a recording makes clear (sim2real/learn_values.py)
+        from .learned_views import with_views  # history rows, counts, digests, instants (learn_views.py)
+        from .shape import predict_in_shape  # an output shape learned, enriched or stated in a docstring
 
-        model = with_environment(step, predict_in_shape(step, predict))
-        from .learned_views import with_views  # history rows, counts, digests, instants: learned_views.py
-
-        return with_views(step, derived(step, conformed(step, with_lifecycle(
-            step, entity_kept(step, model, with_values(step, model))))))
+        answer = with_environment(step, predict_in_shape(step, predict))
+        answer = entity_kept(step, answer, with_values(step, answer))
+        answer = conformed(step, with_lifecycle(step, answer))
+        return with_views(step, derived(step, answer))
 
     def prepare(self, catalog: Catalog) -> None:
         """Before the first call: the domain engines this catalog needs load their libraries (engines/)."""
