@@ -48,6 +48,8 @@ class Conventions:
     initial_status: str | None = None
     #: Values of the status field meaning "every state" in a list filter (``all``).
     all_values: tuple[str, ...] = ()
+    #: The states the catalog lists for the status field, in its order (``pending``, ``done``).
+    states: tuple[str, ...] = ()
     #: Boolean fields that take an item out of the active list when true (``completed``, ``archived``).
     inactive_flags: tuple[str, ...] = ()
     #: Message-style ids: Slack's ``1712345678.000100``.
@@ -119,6 +121,7 @@ def infer(collection: str, tools: list[JSONDict], texts: dict[str, str], fields:
         status_field=status_field,
         initial_status=initial,
         all_values=all_values,
+        states=tuple(v for v in statuses.get(status_field or "", []) if isinstance(v, str) and v not in all_values),
         inactive_flags=tuple(f for f in ("completed", "is_completed", "archived", "is_archived", "done", "checked")
                              if f in fields),
         ts_key=key_field in TS_ARGS,
@@ -263,7 +266,40 @@ def described_enum(schema: Any) -> list[str]:
     found = _DESCRIBED_ENUM.search(str(schema.get("description") or ""))
     if not found:
         return []
+    quoted = _QUOTED.findall(found.group(1))  # ``One of "pending" (default), "done", or "all"``: the quoted words
+    if len(quoted) >= 2:
+        return quoted
     return [v.strip().strip("'\"") for v in found.group(1).split(",") if v.strip().strip("'\"")]
+
+
+_QUOTED = re.compile(r"[\"'`]([^\"'`\s][^\"'`\n]{0,40}?)[\"'`]")
+
+
+def argument_enum(tool: JSONDict, name: str) -> list[str]:
+    """The values argument ``name`` takes: its schema's list, else the one its entry in the tool's
+    description gives (a docstring's ``status: One of "pending" (default), "done", or "all".``)."""
+    schema = ((tool.get("inputSchema") or {}).get("properties") or {}).get(name)
+    listed = described_enum(schema)
+    if listed:
+        return listed
+    entry = re.search(rf"^\s*{re.escape(name)}\s*(?:\([^)\n]*\))?\s*:\s*(.+)$", str(tool.get("description") or ""),
+                      re.MULTILINE)
+    return described_enum({"description": entry.group(1)}) if entry else []
+
+
+#: Words for one state that services spell differently: ``complete_task`` leaves a task ``done`` where
+#: the catalog lists ``done`` and not ``completed``.
+_SAME_STATE = (frozenset({"completed", "complete", "done", "finished"}), frozenset({"open", "pending", "todo"}),
+               frozenset({"cancelled", "canceled"}), frozenset({"archived", "inactive"}))
+
+
+def listed_state(state: str, states: Iterable[str]) -> str:
+    """``state`` as the catalog's own list spells it (``completed`` -> ``done``), else ``state``."""
+    states = list(states)
+    if not states or state in states:
+        return state
+    same = next((group for group in _SAME_STATE if state.casefold() in group), frozenset())
+    return next((s for s in states if s.casefold() in same), state)
 
 
 #: States a thing is in before anything happened to it, earliest first; others keep their listed order.

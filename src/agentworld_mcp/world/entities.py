@@ -41,6 +41,7 @@ from .roles import (
     ALL_VERBS,
     PAGINATION_ARGS,
     ToolRole,
+    actions_that_set_fields,
     apply_override,
     infer_alone,
     infer_as_record,
@@ -150,6 +151,7 @@ def build(tools: list[JSONDict], *, seed: dict[str, list[JSONDict]] | None = Non
     _reads_of_children(roles, every)
     _aspects_join_their_entity(roles, every)
     _fields_set_on_their_entity(roles, every)
+    actions_that_set_fields(roles, every)
     _creates_by_description(roles, every)
     _creates_by_noun(roles, every)
     _next_items(roles, every)
@@ -690,7 +692,8 @@ def _fields(members: list[tuple[str, ToolRole, JSONDict]], seed: list[JSONDict]
                 statuses.setdefault(name, [v for v in schema["enum"] if isinstance(v, str)])
             elif isinstance(schema, dict) and isinstance(schema.get("items"), dict) and schema["items"].get("enum"):
                 statuses.setdefault(name, [v for v in schema["items"]["enum"] if isinstance(v, str)])
-            elif listed := conv.described_enum(out_props.get(name)):  # an answer's ``[Enum]: ["Open", ...]``
+            # an answer's ``[Enum]: ["Open", ...]``, or the argument's entry in a docstring's ``Args:``
+            elif listed := conv.described_enum(out_props.get(name)) or conv.argument_enum(tool, name):
                 statuses.setdefault(name, listed)
         fields |= _output_fields(tool, role)
         fields |= {w for w in conv.described_fields(tool.get("description") or "") if len(w) > 2}
@@ -752,6 +755,10 @@ def _with_entity(role: ToolRole, tool: JSONDict, entity: EntityType) -> ToolRole
             changes["sets"] = {entity.conventions.status_field: state_after(verb)}
     elif role.sets and entity.conventions.status_field and entity.conventions.status_field not in role.sets:
         changes["sets"] = {entity.conventions.status_field: next(iter(role.sets.values()))}
+    status = entity.conventions.status_field
+    if status and isinstance((changes.get("sets") or role.sets).get(status), str):  # ``done``, as the catalog lists it
+        sets = dict(changes.get("sets") or role.sets)
+        changes["sets"] = {**sets, status: conv.listed_state(sets[status], entity.conventions.states)}
     state = next(iter((changes.get("sets") or role.sets).values()), None)
     flag = next((f for f in _FLAGS.get(state or "", ()) if f in entity.conventions.inactive_flags), None)
     if flag:  # Todoist's ``checked: true``, ``archived: true``: the entity says it with a flag

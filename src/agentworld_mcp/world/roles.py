@@ -517,6 +517,44 @@ def infer_as_record(tool: JSONDict) -> ToolRole:
     return _record_role(tokens, kind, props, tool.get("outputSchema") or None)
 
 
+#: First words of an act on a record that leaves its fields as they were (``send_invoice(id, email)``,
+#: ``run_job(id, env)``): such an action is never read as setting the fields its arguments name.
+_ACTS_ONLY = frozenset({
+    "send", "notify", "run", "execute", "trigger", "invoke", "call", "start", "stop", "test", "validate",
+    "check", "ping", "sync", "export", "import", "share", "deploy", "build", "preview", "render", "generate",
+    "compute", "calculate", "analyze", "analyse", "summarize", "summarise", "translate", "convert", "email",
+    "remind", "print", "download", "copy", "clone", "duplicate", "fork", "forward", "reply", "post", "invite",
+    "subscribe", "watch", "follow", "estimate", "simulate", "explain", "count", "compare", "diff", "verify",
+    "lint", "format", "evaluate", "predict", "recommend", "suggest", "why", "undo", "redo", "decompose", "split",
+    "book", "buy", "sell", "order", "pay", "refund", "charge", "transfer", "message", "ask", "search", "find",
+})
+
+
+def actions_that_set_fields(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
+    """``reprioritise_task(id, priority)``, ``schedule_task(id, due)``: an action that addresses one
+    record by its key and whose other arguments are fields of that record (the catalog's create tool
+    takes them) changes that record. Read as an update, the new value is stored and reads back."""
+    for name, role in list(roles.items()):
+        if role.style != "record" or role.kind != "action" or len(role.key_args) != 1:
+            continue
+        tokens = words(tools[name]["name"])
+        if not tokens or tokens[0] in _ACTS_ONLY:
+            continue
+        created = {p for n, r in roles.items() if r.style == "record" and r.kind == "create"
+                   and r.collection == role.collection for p in _input_props(tools[n])}
+        schema = tools[name].get("inputSchema") or {}
+        rest = [p for p in _input_props(tools[name]) if p not in role.key_args and p not in role.scope_args]
+        required = [p for p in rest if p in (schema.get("required") or [])]
+        named = [p for p in rest if p in created and not is_id_name(p)]
+        if named and all(p in created for p in required):
+            said = tuple(p for p in rest if p not in created)
+            roles[name] = dataclasses.replace(role, kind="update", extra={**role.extra, "not_fields": said})
+
+
+def _input_props(tool: JSONDict) -> JSONDict:
+    return (tool.get("inputSchema") or {}).get("properties") or {}
+
+
 def verb_kind(word: str) -> Kind | None:
     """The kind a verb names (``create`` -> create, ``get`` -> read), or None."""
     if word in _STATE_VERBS and not any(word in verbs for verbs in _VERBS.values()):

@@ -385,6 +385,7 @@ def changes_of(step: Step, role: ToolRole, current: JSONDict | None = None) -> J
     """Every field the update sets: its arguments (not the key or scope), and those given as one object.
     An object the entity already has as a field (Notion's page ``properties``) is updated in place."""
     skip = set(role.key_args) | set(role.scope_args) | {role.extra.get("selector")}
+    skip |= set(role.extra.get("not_fields") or ())  # ``reason``: said of the change, not a field it sets
     changes: JSONDict = {}
     for name, value in step.arguments.items():
         if name in skip or value is None:
