@@ -11,7 +11,8 @@ This module reads such literals, tolerantly: quoted or bare keys, keys with no v
 ``false`` / ``null``, numbers, quoted strings (``"<path>"`` is a placeholder), placeholder words
 (``N`` a count, ``str`` / ``bool`` a type, ``task`` a shape named elsewhere in the description),
 nested ``{...}`` and ``[x, ...]``, alternatives (``str or null``, ``"a"|"b"``), ``task + "extra"``
-and parenthesised asides. The first literal that does not report a failure is the success shape;
+and parenthesised asides (the LALR grammar ``data/described_literal.lark``). The first literal
+that does not report a failure is the success shape;
 one with a ``false`` flag (or only error fields) is the failure shape, and the codes it states
 (``task_not_found``) are kept. A literal counts only where a sentence or line of the description's
 own says it is returned (``Returns: {...}``), or right after such a literal (``... on success, or
@@ -24,10 +25,16 @@ from __future__ import annotations
 
 import copy
 import functools
+import itertools
 import re
-from dataclasses import dataclass, field
 from collections.abc import Iterable
+from dataclasses import dataclass, field
+from importlib import resources
 from typing import Any
+
+from lark import Lark, Token
+from lark.visitors import Transformer_NonRecursive
+from lark.exceptions import LarkError, UnexpectedToken
 
 from .roles import singular
 
@@ -35,8 +42,6 @@ JSONDict = dict[str, Any]
 
 #: Where the description starts saying what comes back.
 _RETURNS = re.compile(r"\breturns?\b", re.IGNORECASE)
-_TOKEN = re.compile(r"""\s*(?:(?P<ell>\.\.\.|\u2026)|(?P<str>"(?:[^"\\]|\\.){0,160}")|(?P<sq>'[^'\n]*')(?=\s*[:,}\]|])"""
-                    r"""|(?P<num>-?\d+(?:\.\d+)?)\b|(?P<word>[A-Za-z_][\w\-]*)|(?P<punct>[{}\[\],:|()+])|(?P<other>\S))""")
 _TYPES = {"str": "string", "string": "string", "text": "string", "int": "integer", "integer": "integer",
           "float": "number", "number": "number", "bool": "boolean", "boolean": "boolean", "list": "array",
           "array": "array", "dict": "object", "object": "object"}
@@ -52,15 +57,10 @@ _BULLET = re.compile(r"\s*(?:[-*\u2022]|\d+[.)])\s")
 _SENTENCE = re.compile(r"[.!?;]\s+[A-Za-z]")
 #: Marks a count placeholder (``"count": N``) in a described shape.
 COUNT = "count placeholder"
+#: Bounds on a description's tokens and on those read as literals in all (literals nested in a
+#: literal that never closes are each read to the end): a huge description reads quickly.
 _MAX_TOKENS = 20000
-
-
-@dataclass(frozen=True)
-class Tok:
-    kind: str
-    text: str
-    start: int
-    end: int
+_MAX_READ = 20000
 
 
 @dataclass(frozen=True)
@@ -222,50 +222,6 @@ def _described(description: str) -> DescribedReturns | None:
     return DescribedReturns(success, failure, tuple(codes), names)
 
 
-def _tokens(text: str) -> list[Tok] | None:
-    out: list[Tok] = []
-    pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m is None or m.end() == pos:
-            break
-        kind = m.lastgroup or "other"
-        value = m.group(kind)
-        if kind == "sq":
-            kind, value = "str", '"' + value[1:-1].replace('"', '\\"') + '"'
-        out.append(Tok(kind, value, m.start(kind), m.end()))
-        pos = m.end()
-        if len(out) > _MAX_TOKENS:
-            return None
-    return out
-
-
-def _literals(tokens: list[Tok], region: str, names: JSONDict) -> list[JSONDict]:
-    """The ``{...}`` / ``[...]`` literals a return statement states, as JSON Schemas: each follows a
-    ``returns`` closely (``Returns: {...}``, ``returns [...]``) or the literal before it (``{...} on
-    success, or {...} if ...``); a literal elsewhere (an argument's example, a path's ``{id}``) is not one."""
-    found: list[JSONDict] = []
-    anchors = [m.end() for m in _RETURNS.finditer(region) if _opens(region, m.start())]
-    last = -1
-    i = 0
-    while i < len(tokens):
-        tok = tokens[i]
-        if tok.text in ("{", "[") and _stated(region, tok.start, anchors, last):
-            parser = _Parser(tokens, i, names)
-            try:
-                schema = parser.value(0)
-            except _Unparsable:
-                i += 1
-                continue
-            if _shapely(schema):
-                found.append(schema)
-                last = tokens[parser.pos - 1].end if parser.pos > 0 else tok.end
-            i = max(parser.pos, i + 1)
-            continue
-        i += 1
-    return found
-
-
 def _opens(region: str, at: int) -> bool:
     """Whether the ``returns`` at ``at`` opens a sentence of the description's own, not of a bulleted
     item (``- add: ... returns only { success }`` says what one action returns, not the tool)."""
@@ -315,149 +271,211 @@ def _codes(schema: JSONDict) -> list[str]:
     return out
 
 
-class _Parser:
-    """A forgiving reader of one literal: what it cannot read it skips to the next ``,`` or closer."""
+def _tokens(text: str) -> list[Token] | None:
+    try:
+        tokens = list(itertools.islice(_grammar().lex(text), _MAX_TOKENS + 1))
+    except LarkError:
+        return None
+    return tokens if len(tokens) <= _MAX_TOKENS else None
 
-    def __init__(self, tokens: list[Tok], pos: int, names: JSONDict) -> None:
-        self.tokens = tokens
-        self.pos = pos
+
+@functools.cache
+def _grammar() -> Lark:
+    text = resources.files(__package__).joinpath("data", "described_literal.lark").read_text(encoding="utf-8")
+    return Lark(text, parser="lalr", lexer="basic")
+
+
+def _literals(tokens: list[Token], region: str, names: JSONDict) -> list[JSONDict]:
+    """The ``{...}`` / ``[...]`` literals a return statement states, as JSON Schemas: each follows a
+    ``returns`` closely (``Returns: {...}``, ``returns [...]``) or the literal before it (``{...} on
+    success, or {...} if ...``); a literal elsewhere (an argument's example, a path's ``{id}``) is not one."""
+    found: list[JSONDict] = []
+    anchors = [m.end() for m in _RETURNS.finditer(region) if _opens(region, m.start())]
+    last = -1
+    budget = _MAX_READ
+    i = 0
+    while i < len(tokens) and budget > 0:
+        tok = tokens[i]
+        if tok.type in ("_LBRACE", "_LSQB") and _stated(region, tok.start_pos or 0, anchors, last):
+            schema, end = _read(tokens, i, names, budget)
+            budget -= end - i
+            if schema is None:  # not a literal after all: one may open inside it
+                i += 1
+                continue
+            if _shapely(schema):
+                found.append(schema)
+                last = tokens[end - 1].end_pos or 0
+            i = max(end, i + 1)
+            continue
+        i += 1
+    return found
+
+
+def _read(tokens: list[Token], start: int, names: JSONDict, budget: int) -> tuple[JSONDict | None, int]:
+    """The literal opening at ``tokens[start]`` and the index just past it (what follows cannot continue
+    it); None for a literal that does not read (it never closes, or nests too deeply) or reads past
+    ``budget`` tokens, with how far it was read."""
+    grammar = _grammar()
+    cursor = grammar.parse_interactive()
+    fed: list[Token] = []
+    end = start
+    try:
+        while end < len(tokens):
+            if end - start >= budget:
+                return None, end
+            tok = _typed(tokens, end, names)
+            if tok.type not in cursor.choices():
+                break
+            try:
+                cursor.feed_token(tok)
+            except UnexpectedToken:  # an LALR parser may reduce before it refuses a token: read again
+                cursor = grammar.parse_interactive()
+                for done in fed:
+                    cursor.feed_token(done)
+                break
+            fed.append(tok)
+            end += 1
+        tree = cursor.feed_eof(fed[-1])
+        return _Reader(names).transform(tree), end
+    except (LarkError, _Unparsable):
+        return None, end
+
+
+def _typed(tokens: list[Token], at: int, names: JSONDict) -> Token:
+    """``tokens[at]``, as OR where it is an ``or`` that a value follows (``str or null``), not prose."""
+    tok = tokens[at]
+    if tok.type != "WORD" or tok.value.lower() != "or" or at + 1 >= len(tokens):
+        return tok
+    nxt = tokens[at + 1]
+    if nxt.type in ("_LBRACE", "_LSQB", "STR", "SQ", "NUM") or nxt.type == "WORD" and (
+            nxt.value.lower() in _WORDS or nxt.value in names or nxt.value.lower() in _TYPES):
+        return Token.new_borrow_pos("OR", tok.value, tok)
+    return tok
+
+
+@dataclass
+class _Shape:
+    """A read object or list (or a word's known shape), and how deeply values nest in it."""
+
+    schema: JSONDict
+    height: int = 0
+
+
+@dataclass
+class _Value:
+    """A value as read: its first part, then ``("either" | "plus", part)`` links. Read only where it
+    stands, since a word nothing names is an object in a list (``[task, ...]``) and anything elsewhere."""
+
+    first: Any
+    links: list[tuple[str, Any]]
+    height: int
+
+    def schema(self, in_list: bool) -> JSONDict:
+        schema = _part(self.first, in_list)
+        for op, part in self.links:
+            schema = (_either if op == "either" else _plus)(schema, _part(part, in_list))
+        return schema
+
+
+@dataclass
+class _Field:
+    key: str
+    schema: JSONDict
+    height: int
+
+
+_UNKNOWN = object()  # a word naming nothing known
+_ASIDE = object()  # ``( ... )``
+
+
+def _part(part: Any, in_list: bool) -> JSONDict:
+    if isinstance(part, _Shape):
+        return part.schema
+    if part is _UNKNOWN:
+        return {"type": "object"} if in_list else {}
+    if isinstance(part, Token) and part.type in ("STR", "SQ"):
+        return _string(_unquoted(part))
+    if isinstance(part, Token) and part.type == "NUM":
+        return {"type": "number" if "." in part.value else "integer"}
+    return {}  # ``...``, an aside
+
+
+def _unquoted(tok: Token) -> str:
+    return tok.value[1:-1].replace('"', '\\"') if tok.type == "SQ" else tok.value[1:-1]
+
+
+class _Reader(Transformer_NonRecursive[Token, Any]):
+    """Builds a literal's JSON Schema from its parse tree, left to right, learning the shapes its
+    fields name (``"task": {id, title}``) as it goes, so that a later ``[task, ...]`` reads them."""
+
+    def __init__(self, names: JSONDict) -> None:
+        super().__init__()
         self.names = names
 
-    def peek(self) -> Tok | None:
-        return self.tokens[self.pos] if self.pos < len(self.tokens) else None
+    def start(self, children: list[Any]) -> JSONDict:
+        return children[0].schema(False)
 
-    def take(self) -> Tok:
-        tok = self.peek()
-        if tok is None:
-            raise _Unparsable("the literal does not close")
-        self.pos += 1
-        return tok
-
-    def value(self, depth: int, in_list: bool = False) -> JSONDict:
-        if depth > _MAX_DEPTH:
+    def value(self, children: list[Any]) -> _Value:
+        links = [c for c in children[1:] if c is not _ASIDE]
+        parts = [children[0], *(part for _, part in links)]
+        height = max((p.height for p in parts if isinstance(p, _Shape)), default=0)
+        if height > _MAX_DEPTH:
             raise _Unparsable("nested too deeply")
-        schema = self.primary(depth, in_list)
-        while True:
-            tok = self.peek()
-            if tok is None:
-                return schema
-            if tok.text == "(":
-                self.skip_group()
-            elif tok.text == "|" or (tok.kind == "word" and tok.text.lower() == "or" and self._value_follows()):
-                self.take()
-                schema = _either(schema, self.primary(depth, in_list))
-            elif tok.text == "+":
-                self.take()
-                schema = _plus(schema, self.primary(depth, in_list))
-            else:
-                return schema
+        return _Value(children[0], links, height)
 
-    def _value_follows(self) -> bool:
-        nxt = self.tokens[self.pos + 1] if self.pos + 1 < len(self.tokens) else None
-        return nxt is not None and (nxt.text in ("{", "[") or nxt.kind in ("str", "num")
-                                    or (nxt.kind == "word" and (nxt.text.lower() in _WORDS or nxt.text in self.names
-                                                                or nxt.text.lower() in _TYPES)))
+    ivalue = value
 
-    def primary(self, depth: int, in_list: bool) -> JSONDict:
-        tok = self.take()
-        if tok.text == "{":
-            return self.obj(depth)
-        if tok.text == "[":
-            return self.array(depth)
-        if tok.kind == "str":
-            return _string(tok.text[1:-1])
-        if tok.kind == "num":
-            return {"type": "number" if "." in tok.text else "integer"}
-        if tok.kind == "word":
-            return self.word(tok.text, in_list)
-        if tok.kind == "ell":
-            return {}
-        if tok.text == "(":
-            self.pos -= 1
-            self.skip_group()
-            return {}
-        raise _Unparsable(f"unexpected {tok.text!r}")
-
-    def word(self, word: str, in_list: bool) -> JSONDict:
+    def word(self, children: list[Token]) -> Any:
+        word = children[0].value
         lower = word.lower()
         if lower in _WORDS:
-            return copy.deepcopy(_WORDS[lower])
+            return _Shape(copy.deepcopy(_WORDS[lower]))
         if lower in _TYPES:
-            return {"type": _TYPES[lower]}
+            return _Shape({"type": _TYPES[lower]})
         if word in self.names:
-            return copy.deepcopy(self.names[word])
+            return _Shape(copy.deepcopy(self.names[word]))
         if _COUNT_WORD.fullmatch(word):
-            return {"type": "integer", "minimum": 0, "$comment": COUNT}
-        return {"type": "object"} if in_list else {}  # ``[task, ...]`` lists things; ``"project": name`` a value
+            return _Shape({"type": "integer", "minimum": 0, "$comment": COUNT})
+        return _UNKNOWN
 
-    def obj(self, depth: int) -> JSONDict:
+    def either(self, children: list[Any]) -> tuple[str, Any]:
+        return ("either", children[-1])
+
+    def plus(self, children: list[Any]) -> tuple[str, Any]:
+        return ("plus", children[-1])
+
+    def aside(self, children: list[Any]) -> object:
+        return _ASIDE
+
+    def key(self, children: list[Token]) -> str:
+        return _unquoted(children[0]) if children[0].type in ("STR", "SQ") else children[0].value
+
+    def pair(self, children: list[Any]) -> _Field:
+        key, value = children[0], children[1]
+        sub = value.schema(False)
+        if sub.get("type") == "object" and sub.get("properties"):
+            self.names.setdefault(key, sub)
+        return _Field(key, sub, 1 + value.height)
+
+    def bare(self, children: list[Any]) -> _Field:
+        return _Field(children[0], {}, 0)
+
+    def obj(self, children: list[Any]) -> _Shape:
+        fields = [c for c in children if isinstance(c, _Field)]
         props: JSONDict = {}
-        while True:
-            tok = self.take()
-            if tok.text == "}":
-                break
-            if tok.text == ",":
-                continue
-            if tok.text in ("{", "[", "("):  # a nested literal where a key should be: not a field
-                self.pos -= 1
-                self.skip_group()
-            elif tok.kind in ("str", "word"):
-                key = tok.text[1:-1] if tok.kind == "str" else tok.text
-                nxt = self.peek()
-                if nxt is not None and nxt.text == ":":
-                    self.take()
-                    sub = self.value(depth + 1)
-                    if tok.kind == "word" and sub.get("type") == "object" and sub.get("properties"):
-                        self.names.setdefault(key, sub)
-                    if tok.kind == "str" and sub.get("type") == "object" and sub.get("properties"):
-                        self.names.setdefault(key, sub)
-                else:
-                    sub = {}
-                if key and not key.startswith("<"):
-                    props.setdefault(key, sub)
-            if self.skip_to((",", "}")) == "}":
-                break
+        for f in fields:
+            if f.key and not f.key.startswith("<"):
+                props.setdefault(f.key, f.schema)
+        height = max((f.height for f in fields), default=0)
         if not props:
-            return {"type": "object"}
-        return {"type": "object", "properties": props, "required": _required(props)}
+            return _Shape({"type": "object"}, height)
+        return _Shape({"type": "object", "properties": props, "required": _required(props)}, height)
 
-    def array(self, depth: int) -> JSONDict:
-        tok = self.peek()
-        if tok is None:
-            raise _Unparsable("the list does not close")
-        if tok.text == "]":
-            self.take()
-            return {"type": "array"}
-        if tok.kind == "ell":
-            self.take()
-            self.skip_to(("]",))
-            return {"type": "array"}
-        items = self.value(depth + 1, in_list=True)
-        self.skip_to(("]",))
-        return {"type": "array", "items": items} if items else {"type": "array"}
-
-    def skip_group(self) -> None:
-        opener = self.take().text
-        closer = {"(": ")", "{": "}", "[": "]"}[opener]
-        level = 1
-        while level:
-            tok = self.take()
-            if tok.text == opener:
-                level += 1
-            elif tok.text == closer:
-                level -= 1
-
-    def skip_to(self, stops: tuple[str, ...]) -> str:
-        """Skip what cannot be read (asides, prose) to the next of ``stops`` at this level; take it."""
-        while True:
-            tok = self.take()
-            if tok.text in stops:
-                return tok.text
-            if tok.text in ("(", "{", "["):
-                self.pos -= 1
-                self.skip_group()
-            elif tok.text in (")", "}", "]"):
-                raise _Unparsable(f"unbalanced {tok.text!r}")
+    def arr(self, children: list[Any]) -> _Shape:
+        if not children or not isinstance(children[0], _Value):  # ``[]``, ``[..., x]``
+            return _Shape({"type": "array"})
+        items = children[0].schema(True)
+        return _Shape({"type": "array", "items": items} if items else {"type": "array"}, 1 + children[0].height)
 
 
 _WORDS: dict[str, JSONDict] = {"true": {"type": "boolean", "const": True}, "false": {"type": "boolean", "const": False},
