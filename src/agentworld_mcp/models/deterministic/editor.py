@@ -127,7 +127,7 @@ def _session(step: Step) -> Session:
 def _given_path(tool: JSONDict, args: JSONDict) -> str | None:
     name = _path_arg(tool)
     value = args.get(name) if name else None
-    return value.strip("/") or "." if isinstance(value, str) else None
+    return value.rstrip("/") or "." if isinstance(value, str) else None
 
 
 def _range(args: JSONDict) -> tuple[int, int]:
@@ -158,8 +158,15 @@ def _new_lines(args: JSONDict) -> list[str]:
     return []
 
 
+def _key(step: Step, path: str) -> str:
+    """The file model's key of a path as the editor was given it (one file, one entity: files.py)."""
+    from .files import file_key
+
+    return file_key(step, path) or path
+
+
 def _lines(step: Step, path: str) -> list[str] | None:
-    entity = step.episode.ledger.get("files", path)
+    entity = step.episode.ledger.get("files", _key(step, path))
     if entity is None:
         return None
     content = str(entity.fields.get("content", ""))
@@ -186,12 +193,13 @@ def predict_editor(step: Step) -> Prediction | None:
         return Prediction(f"File set to: '{path}'", effects=_known(step, path))
     if kind == "create":
         path = _given_path(step.tool.definition, args) or ""
-        if step.episode.ledger.get("files", path) is not None and path not in session.gone and _lines(step, path):
+        if step.episode.ledger.get("files", _key(step, path)) is not None and path not in session.gone \
+                and _lines(step, path):
             return error("Cannot create new file: it exists and is not empty.")
-        fields = {"path": path, "type": "file", "content": ""}
+        fields = {"path": _key(step, path), "type": "file", "content": ""}
         return Prediction({"status": "success", "current_file_path": path, "selected_start": 1, "selected_end": 1,
                            "message": "File created successfully. First line is now selected for editing."},
-                          effects=[Effect("create", "files", path, fields)])
+                          effects=[Effect("create", "files", _key(step, path), fields)])
     if kind == "listdir":
         return _listdir(step, session)
     if kind in ("confirm", "cancel") and session.staged is None:
@@ -202,15 +210,15 @@ def predict_editor(step: Step) -> Prediction | None:
     lines = _lines(step, path)
     if kind == "delete":
         return Prediction({"status": "success", "message": f"File '{path}' was successfully deleted."},
-                          effects=[Effect("delete", "files", path)] if lines is not None else [])
+                          effects=[Effect("delete", "files", _key(step, path))] if lines is not None else [])
     if kind == "confirm":
         start, end = session.selection or (1, 1)
         have = lines or []
         have = have + [""] * (start - 1 - len(have))  # lines the world never saw hold their place
         content = "\n".join(have[:start - 1] + (session.staged or []) + have[end:])
         return Prediction({"status": "success", "message": "Changes applied successfully."},
-                          effects=[Effect("update" if lines is not None else "create", "files", path,
-                                          {"path": path, "type": "file", "content": content})])
+                          effects=[Effect("update" if lines is not None else "create", "files", _key(step, path),
+                                          {"path": _key(step, path), "type": "file", "content": content})])
     if kind == "cancel":
         return Prediction({"status": "success", "message": "Action cancelled."}, effects=[])
     if kind == "overwrite":
@@ -245,20 +253,22 @@ def predict_editor(step: Step) -> Prediction | None:
 
 def _known(step: Step, path: str) -> list[Effect]:
     """Opening a file the world never saw records that it exists (its text unknown: empty)."""
-    if step.episode.ledger.get("files", path) is not None:
+    key = _key(step, path)
+    if step.episode.ledger.get("files", key) is not None:
         return []
-    return [Effect("create", "files", path, {"path": path, "type": "file", "content": ""})]
+    return [Effect("create", "files", key, {"path": key, "type": "file", "content": ""})]
 
 
 def _listdir(step: Step, session: Session) -> Prediction:
     raw = next((v for n, v in step.arguments.items() if _PATHLIKE.search(n) and isinstance(v, str)), ".")
-    path = raw.strip("/") or "."
-    prefix = "" if path == "." else path + "/"
-    if step.episode.ledger.get("files", path) is not None:
+    directory = _key(step, raw.rstrip("/") or "/")
+    prefix = directory.rstrip("/") + "/"
+    if step.episode.ledger.get("files", directory) is not None:
         return error("Specified path is not a directory.")
+    gone = {_key(step, g) for g in session.gone}
     names = []
     for entity in step.episode.ledger.items("files"):
-        if entity.key.startswith(prefix) and entity.key not in session.gone:
+        if entity.key.startswith(prefix) and entity.key not in gone:
             name = entity.key[len(prefix):].split("/")[0]
             if name and name not in names:
                 names.append(name)

@@ -76,6 +76,14 @@ def _path_arg(step: Step, role: ToolRole) -> tuple[str, str] | Prediction | None
 _PATHLIKE = re.compile(r"(?:^|_|[a-z])(?:path|Path|PATH)$|^(?:file|dir)_?name$|^filename$", re.IGNORECASE)
 
 
+def file_key(step: Step, raw: str) -> str | None:
+    """The ``files`` key of ``raw`` as this file model resolves it (relative to the first allowed
+    directory); None outside the allowed directories. Other models that store files use it, so one
+    file is one entity whichever tool names it."""
+    path = _resolve(step, raw)
+    return None if isinstance(path, Prediction) else path
+
+
 def _resolved(step: Step, value: str) -> tuple[str, str] | Prediction:
     path = _resolve(step, value)
     return path if isinstance(path, Prediction) else (value, path)
