@@ -35,6 +35,7 @@ from typing import Any
 from ..models.deterministic.learned_lifecycle import LIFECYCLE_META
 from ..models.deterministic.learned_state import answer_data, failed, key_of
 from ..world.catalog import Catalog
+from .learn_value_rules import quotes_value
 from .score import RecordedTurn
 
 JSONDict = dict[str, Any]
@@ -101,7 +102,7 @@ def _walk(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> _Walk:
             here = tracked.get((role.collection, str(raw))) if raw is not None and role.collection else None
             data = answer_data(turn.result)
             if failed(turn.result):
-                if here is not None:
+                if here is not None and not quotes_value(turn, catalog):  # a value's refusal: learn_value_rules
                     walk.refused.setdefault(turn.tool, []).append((dict(here), turn.result))
                 continue
             if data is None:

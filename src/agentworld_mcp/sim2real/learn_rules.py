@@ -10,7 +10,8 @@ Walking a recording call by call with :mod:`..models.deterministic.learned_state
   condition is taken only when other tools' rules confirmed the same tool's effect. Answered with
   the recorded wording (the call's own values in place of the recorded ones) and flag. A refusal the
   server threw as a JSON-RPC error (``proxy --record`` keeps it under ``jsonrpc_error``) is an
-  ``isError`` one; its code is kept beside the rule.
+  ``isError`` one; its code is kept beside the rule. A refusal that quotes a (non-key) argument's value, or
+  names the argument where no state explains it, is a rule about that VALUE (:mod:`.learn_value_rules`).
 * **sets**: fields a change sets to a constant (``approve_task_completion`` -> ``approved: true``).
 * **copies**: answer fields that are a copy of an argument in the recorded calls that passed it
   (``thoughtNumber`` echoes ``thoughtNumber``): two calls at least (or one long text), and more
@@ -41,6 +42,7 @@ from ..models.deterministic.learned_state import (
 )
 from ..world.catalog import Catalog
 from .learn_provenance import learn_field_texts, learn_lasts, session_fields
+from .learn_value_rules import value_argument, value_condition
 from .proxy import JSONRPC_ERROR
 from .score import RecordedTurn
 
@@ -49,7 +51,7 @@ _CODE = re.compile(r"[a-z][a-z_]{1,40}")
 #: A tool whose name says it finishes an item (``mark_task_done``): what a "next pending item" tool passes over.
 _FINISHES = re.compile(r"done|complete|finish|close|resolve", re.IGNORECASE)
 #: Kinds of condition, the simplest first (a tie between conditions goes to the earlier kind).
-_KINDS = ("missing", "present", "acted", "all_children", "not_acted", "not_all_children")
+_KINDS = ("missing", "present", "acted", "all_children", "not_acted", "not_all_children", "value")
 #: A refusal of the call's arguments as such (a validator's words), whatever the state.
 _INVALID_INPUT = re.compile(r"input validation error|invalid arguments? for tool|validation error", re.IGNORECASE)
 
@@ -123,6 +125,11 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
         if not walk.is_main(turn) and catalog.get(turn.tool) is not None:
             text = template_text(answer_text(turn.result), turn.arguments)
             groups.setdefault((turn.tool, json.dumps([bool(turn.result.get("isError")), text])), []).append((turn, held))
+    learned: dict[str, JSONDict] = {}
+    for group, calls in list(groups.items()):  # a refusal quoting an argument's value: a rule about that value
+        if (rule := _value_rule(walk, group[0], [t for t, _ in calls], quoted_only=True)) is not None:
+            _add_rule(learned, group[0], rule)
+            del groups[group]
     candidates: dict[tuple[str, str], tuple[list[str], bool]] = {}
     for group, calls in list(groups.items()):
         negative = {_sig(c) for t, _, held in walk.by_tool[group[0]] if walk.is_main(t) for c in held}
@@ -139,7 +146,6 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
     for found, confirmed in candidates.values():
         if confirmed:
             votes.update({t for c in found if (t := json.loads(c).get("tool"))})
-    learned: dict[str, JSONDict] = {}
     for (tool, _), calls in groups.items():
         found, confirmed = candidates[(tool, _)]
         spec = catalog.get(tool)
@@ -155,21 +161,16 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
                                                                        calls[0][0].arguments)}
             options = [c for c in options if c["if"] in ("missing", "present", "acted") and c["arg"] in keys
                        or c["if"] == "missing" and c["arg"] in quoted]
+        if not options and (rule := _value_rule(walk, tool, [t for t, _ in calls], quoted_only=False)) is not None:
+            _add_rule(learned, tool, rule)  # no state explains it, and it names an argument: that value's
+            continue
         if not options or _INVALID_INPUT.search(answer_text(calls[0][0].result)):
             continue  # a refusal of the arguments' values is the inputSchema's business, not the state's
         order = list((spec.input_schema.get("properties") or {}) if spec is not None else {})
         best = min(options, key=lambda c: (c["arg"] not in quoted, c["arg"] not in keys, _KINDS.index(c["if"]),
                                            -votes.get(c.get("tool") or "", 0),
                                            order.index(c["arg"]) if c["arg"] in order else len(order)))
-        first = calls[0][0]
-        rule: JSONDict = {"when": best, "isError": bool(first.result.get("isError")),
-                          "text": template_text(answer_text(first.result), first.arguments)}
-        if isinstance(first.result.get("structuredContent"), dict):
-            rule["structured"] = _templated(first.result["structuredContent"], first.arguments)
-        if isinstance(thrown := first.result.get(JSONRPC_ERROR), dict):  # kept; served as isError (sim-to-real.md)
-            rule[JSONRPC_ERROR] = {"code": thrown.get("code")}
-        if rule not in learned.get(tool, {}).get("rules", []):
-            learned.setdefault(tool, {}).setdefault("rules", []).append(rule)
+        _add_rule(learned, tool, _rule(calls[0][0], best))
     for meta in learned.values():
         meta["rules"].sort(key=lambda r: _KINDS.index(r["when"]["if"]))
     for tool, tool_calls in walk.by_tool.items():
@@ -192,6 +193,46 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
         if nxt:
             learned.setdefault(tool, {})["next"] = nxt
     return learned, walk
+
+
+def _rule(first: RecordedTurn, when: JSONDict) -> JSONDict:
+    """The rule answering as ``first`` did (its wording with the call's values as slots) when ``when`` holds."""
+    rule: JSONDict = {"when": when, "isError": bool(first.result.get("isError")),
+                      "text": template_text(answer_text(first.result), first.arguments)}
+    if isinstance(first.result.get("structuredContent"), dict):
+        rule["structured"] = _templated(first.result["structuredContent"], first.arguments)
+    if isinstance(thrown := first.result.get(JSONRPC_ERROR), dict):  # kept; served as isError (sim-to-real.md)
+        rule[JSONRPC_ERROR] = {"code": thrown.get("code")}
+    return rule
+
+
+def _add_rule(learned: dict[str, JSONDict], tool: str, rule: JSONDict) -> None:
+    rules = learned.setdefault(tool, {}).setdefault("rules", [])
+    same = next((r for r in rules if r["when"].get("if") == "value" == rule["when"].get("if")
+                 and r["when"]["arg"] == rule["when"]["arg"] and r["text"] == rule["text"]), None)
+    if same is not None:  # one wording of the same argument's values: one rule, each refused value in it
+        same["when"]["refused"] += [v for v in rule["when"]["refused"] if v not in same["when"]["refused"]]
+    elif rule not in rules:
+        rules.append(rule)
+
+
+def _value_rule(walk: Walk, tool: str, turns: list[RecordedTurn], quoted_only: bool) -> JSONDict | None:
+    """The rule of refusals ``turns`` about one argument's value (:mod:`.learn_value_rules`): its value quoted
+    in the wording, or (not ``quoted_only``) the argument named; None where the refusal is no such one."""
+    spec = walk.catalog.get(tool)
+    first = turns[0]
+    text = answer_text(first.result)
+    if spec is None or _INVALID_INPUT.search(text):
+        return None  # a validator's refusal is the inputSchema's business
+    order = list(spec.input_schema.get("properties") or {})
+    before = next((b for t, b, _ in walk.calls if t is first), None)
+    keys = tuple(k for k in spec.role.key_args  # a key naming what the session held: the state's refusal
+                 if before is None or present(before, first.arguments.get(k)))
+    found = value_argument(text, template_text(text, first.arguments), first.arguments, keys, order)
+    if found is None or quoted_only and not found[1]:
+        return None
+    when = value_condition(turns, found[0], walk.catalog, [t for t, _, _ in walk.calls])
+    return _rule(first, when) if when is not None else None
 
 
 def _scope(walk: Walk, tool: str, arg: str) -> bool:

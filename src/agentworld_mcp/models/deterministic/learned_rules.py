@@ -12,7 +12,8 @@
 
 A rule whose condition holds on the episode so far (:mod:`.learned_state`, read from the
 episode's own answers; ``present``, below: a create whose key names what the episode holds)
-answers with the server's wording and flag, the call's values in it, and changes nothing.
+answers with the server's wording and flag, the call's values in it, and changes nothing; a ``value``
+condition (:func:`value_refused`) holds on the call's own value of an argument, whatever the state.
 ``sets`` are fields a successful change sets, in the answer and in the ledger.
 ``next`` is used by :mod:`.learned_envelope` to pick the first pending item. ``copies`` are answer
 fields that echo an argument of the call; ``counters`` count the tool's successful calls in the
@@ -33,6 +34,7 @@ from typing import Any
 from ...state.ledger import Effect
 from ..base import Prediction, Step
 from .learned_state import LEARNED_META, History, episode_history, learned
+from .failures import reads_as_failure
 from .learned_provenance import with_slots
 from .learned_text import templated, text_template
 
@@ -60,6 +62,8 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
         history = episode_history(step)
         for rule in rules:
             if holds(history, rule["when"], step.arguments):
+                if rule["when"].get("if") == "value" and (own := _refusal(step, predict, rule)) is not None:
+                    return own  # the model refuses too, from the episode's state (``Available slides: 0-2``)
                 return _ruled(step, rule)
     if computed(step):  # an engine or the keyspace computes this tool's answer: a template would only copy one
         return None
@@ -92,6 +96,29 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
     return dataclasses.replace(answer, observation=observation, effects=effects)
 
 
+def _refusal(step: Step, predict: Callable[[Step], Prediction], rule: JSONDict) -> Prediction | None:
+    """The model's own answer to ``step`` (no learned behaviour) where it is a refusal; None where it accepts
+    (a flag the rule's refusal shows, ``ok: false``, the other way round is an acceptance)."""
+    tool = dataclasses.replace(step.tool)
+    tool.__dict__[_DONE] = True
+    answer = predict(dataclasses.replace(step, tool=tool))
+    if answer.is_error:
+        return answer
+    seen = answer.observation
+    inner = next(iter(seen.values())) if isinstance(seen, dict) and len(seen) == 1 else None  # ``{"result": {...}}``
+    try:
+        recorded = json.loads(str(rule.get("text") or ""))
+    except ValueError:
+        recorded = None
+    for shown in (seen, inner):
+        if not isinstance(shown, dict) or not reads_as_failure(shown):
+            continue
+        flags = {k: v for k, v in recorded.items() if isinstance(v, bool)} if isinstance(recorded, dict) else {}
+        if not any(isinstance(shown.get(k), bool) and shown[k] != v for k, v in flags.items()):
+            return answer
+    return None
+
+
 def present(history: History, value: Any) -> bool:
     """Whether ``value`` names something the history holds: shown or passed before (a seeded file's path is
     stored from the root), and not last passed to a tool that deletes (``already exists`` no longer holds)."""
@@ -106,10 +133,41 @@ def present(history: History, value: Any) -> bool:
 
 
 def holds(history: History, condition: JSONDict, arguments: JSONDict) -> bool:
-    """:meth:`History.holds`, and ``present`` (the argument names something the episode holds)."""
+    """:meth:`History.holds`, ``present`` (the argument names something the episode holds) and ``value``."""
     if condition.get("if") == "present":
         return present(history, arguments.get(str(condition.get("arg"))))
+    if condition.get("if") == "value":
+        return value_refused(condition, arguments)
     return history.holds(condition, arguments)
+
+
+def value_refused(condition: JSONDict, arguments: JSONDict) -> bool:
+    """Whether a ``value`` condition (``sim2real/learn_value_rules.py``) refuses the call's value of its argument:
+    never one accepted; always one refused; else one outside its ``allowed`` words or its ``range``."""
+    if str(condition.get("arg")) not in arguments:
+        return False
+    value = arguments[str(condition.get("arg"))]
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        return False
+    if any(_same(value, v) for v in condition.get("accepted") or ()):
+        return False
+    if any(_same(value, v) for v in condition.get("refused") or ()):
+        return True
+    allowed = condition.get("allowed")
+    if isinstance(allowed, list) and allowed:
+        return not any(_same(value, v) for v in allowed)
+    bounds = condition.get("range")
+    if isinstance(bounds, list) and len(bounds) == 2 and not isinstance(value, str):
+        lo, hi = bounds
+        return (isinstance(lo, (int, float)) and value < lo) or (isinstance(hi, (int, float)) and value > hi)
+    return False
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values of one kind (``1`` is not ``"1"``; ``1`` is ``1.0``)."""
+    if isinstance(a, str) or isinstance(b, str):
+        return isinstance(a, str) and isinstance(b, str) and a == b
+    return not isinstance(a, bool) and not isinstance(b, bool) and a == b
 
 
 def _echoed(step: Step, answer: Prediction, copies: JSONDict, counters: JSONDict) -> Prediction:
@@ -195,4 +253,5 @@ def _filled(value: Any, arguments: JSONDict) -> Any:
     return render(value, arguments, {}) if isinstance(value, str) else value
 
 
-__all__ = ["LEARNED_META", "computed", "episode_history", "holds", "learned", "learned_answer", "present"]
+__all__ = ["LEARNED_META", "computed", "episode_history", "holds", "learned", "learned_answer", "present",
+           "value_refused"]
