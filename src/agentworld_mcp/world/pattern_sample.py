@@ -10,11 +10,14 @@ their bounds, one branch of an alternative. Constructs with no generative readin
 
 from __future__ import annotations
 
+import importlib
 import random
 import string
-from re import _constants as c  # type: ignore[attr-defined]
-from re import _parser as parser  # type: ignore[attr-defined]
 from typing import Any
+
+# Python's own regex parser: private modules the stubs may or may not describe, so typed as Any here.
+c: Any = importlib.import_module("re._constants")
+parser: Any = importlib.import_module("re._parser")
 
 _CATEGORIES = {
     c.CATEGORY_DIGIT: string.digits,
