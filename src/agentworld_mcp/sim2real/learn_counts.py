@@ -16,7 +16,7 @@ from typing import Any
 
 from ..models.deterministic.learned_counts import COUNTS_META, grouped
 from ..models.deterministic.learned_history import at_path
-from ..models.deterministic.learned_state import answer_data, failed, key_of
+from ..models.deterministic.learned_state import answer_data, failed, key_of, keyed_objects
 from ..world.catalog import Catalog
 from .score import RecordedTurn
 
@@ -42,17 +42,6 @@ def _candidates(data: Any, path: str = "") -> Iterator[tuple[str, JSONDict, int]
             yield here, sub, depth
         elif isinstance(sub, dict):
             yield from _candidates(sub, here)
-
-
-def _keyed(value: Any) -> Iterator[JSONDict]:
-    if isinstance(value, dict):
-        if key_of(value) is not None:
-            yield value
-        for sub in value.values():
-            yield from _keyed(sub)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _keyed(item)
 
 
 def _total(value: Any) -> int:
@@ -96,7 +85,7 @@ def learn_counts(episodes: dict[str, list[RecordedTurn]], catalog: Catalog,
                     if isinstance(move.get("id"), str) and new in ids:
                         entity[move["id"]] = ids[new]
             if role.collection and role.kind in ("create", "read", "update", "list", "search"):
-                for obj in _keyed(data):
+                for obj in keyed_objects(data):
                     scalars = {k: v for k, v in obj.items() if not isinstance(v, (dict, list))}
                     tracked.setdefault(role.collection, {}).setdefault(str(key_of(obj)), {}).update(scalars)
     return found

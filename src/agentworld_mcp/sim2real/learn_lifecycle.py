@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models.deterministic.learned_lifecycle import LIFECYCLE_META
-from ..models.deterministic.learned_state import answer_data, failed, key_of
+from ..models.deterministic.learned_state import answer_data, failed, key_of, keyed_objects
 from ..world.catalog import Catalog
 from .learn_value_rules import quotes_value
 from .score import RecordedTurn
@@ -45,18 +45,6 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]{0,39}")
 
 def _word(value: Any) -> bool:
     return isinstance(value, str) and _WORD.fullmatch(value) is not None
-
-
-def _objects(value: Any) -> Iterator[JSONDict]:
-    """Every object with a key (``id``) at any depth of an answer."""
-    if isinstance(value, dict):
-        if key_of(value) is not None:
-            yield value
-        for sub in value.values():
-            yield from _objects(sub)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _objects(item)
 
 
 def _words(value: Any, prefix: str = "") -> Iterator[tuple[str, str]]:
@@ -109,7 +97,7 @@ def _walk(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> _Walk:
                 continue
             if here is not None and role.kind not in ("create", "read", "list", "search", "delete"):
                 _moved(walk, turn, here, data)
-            for obj in _objects(data):
+            for obj in keyed_objects(data):
                 if role.collection:
                     tracked.setdefault((role.collection, str(key_of(obj))), {}).update(obj)
                 walk.snapshots.append(obj)

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .learned_state import answer_data, failed, key_of
+from .learned_state import answer_data, failed, key_of, keyed_objects
 
 if TYPE_CHECKING:
     from ..base import Prediction, Step
@@ -56,17 +56,6 @@ def at_path(data: Any, path: str) -> Any:
     return data
 
 
-def _keyed(value: Any) -> Iterator[JSONDict]:
-    if isinstance(value, dict):
-        if key_of(value) is not None:
-            yield value
-        for sub in value.values():
-            yield from _keyed(sub)
-    elif isinstance(value, list):
-        for item in value:
-            yield from _keyed(item)
-
-
 def events(calls: Iterable[Call], kinds: JSONDict) -> list[Event]:
     """The creates and moves ``calls`` made, by the event tools of ``kinds`` (the meta's ``events``)."""
     out: list[Event] = []
@@ -77,7 +66,7 @@ def events(calls: Iterable[Call], kinds: JSONDict) -> list[Event]:
         data = answer_data(result)
         word = kind.get("word")
         if isinstance(word, str):  # a create: the entity it shows, in the state it starts in
-            made = next((o for o in _keyed(data) if isinstance(o.get(word), str)), None)
+            made = next((o for o in keyed_objects(data) if isinstance(o.get(word), str)), None)
             if made is not None:
                 out.append(Event(len(out) + 1, turn, tool, str(key_of(made)), None, made[word]))
             continue

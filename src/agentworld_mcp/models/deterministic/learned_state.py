@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +95,18 @@ def key_of(obj: JSONDict) -> str | None:
         named = [v for k, v in obj.items() if _ID.fullmatch(k) and isinstance(v, (str, int)) and not isinstance(v, bool)]
         value = named[0] if len(named) == 1 else None
     return None if value is None else str(value)
+
+
+def keyed_objects(value: Any) -> Iterator[JSONDict]:
+    """Every object with a key (:func:`key_of`) at any depth of an answer, outer ones first."""
+    if isinstance(value, dict):
+        if key_of(value) is not None:
+            yield value
+        for sub in value.values():
+            yield from keyed_objects(sub)
+    elif isinstance(value, list):
+        for item in value:
+            yield from keyed_objects(item)
 
 
 @dataclass
@@ -213,4 +225,4 @@ def _leaves(value: Any) -> list[str]:
     return []
 
 
-__all__ = ["LEARNED_META", "History", "episode_history", "learned", "answer_data", "answer_text", "conditions_of", "failed", "history_of", "key_of", "unwrapped"]
+__all__ = ["LEARNED_META", "History", "episode_history", "learned", "answer_data", "answer_text", "conditions_of", "failed", "history_of", "key_of", "keyed_objects", "unwrapped"]
