@@ -39,6 +39,12 @@ def learn_cli(recording: Path, catalog: Any, out: Path, *flags: str) -> Path:
     return out
 
 
+def json_answer(result: Any) -> Any:
+    """A successful tool result's JSON text, parsed (the failure's content when it is an error)."""
+    assert not result.isError, result.content
+    return json.loads(result.content[0].text)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

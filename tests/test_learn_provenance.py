@@ -7,12 +7,11 @@ served by ``agentworld-mcp serve`` and driven by a real MCP client over stdio wi
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
 
-from .conftest import CLI, stdio_session
+from .conftest import learn_cli, stdio_session
 
 JSONDict = dict[str, Any]
 CATALOG: JSONDict = {"name": "helpdesk", "tools": [
@@ -51,13 +50,7 @@ def recording(path: Path, sessions: list[tuple[str, str, list[str]]]) -> Path:
 
 
 def learned(tmp_path: Path, sessions: list[tuple[str, str, list[str]]]) -> Path:
-    catalog = tmp_path / "catalog.json"
-    catalog.write_text(json.dumps(CATALOG), encoding="utf-8")
-    out = tmp_path / "learned.yaml"
-    done = subprocess.run([*CLI, "learn", str(recording(tmp_path / "train.jsonl", sessions)), "--catalog",
-                           str(catalog), "-o", str(out), "--no-seed"], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return out
+    return learn_cli(recording(tmp_path / "train.jsonl", sessions), CATALOG, tmp_path / "learned.yaml", "--no-seed")
 
 
 async def new_session(world: Path) -> list[JSONDict]:

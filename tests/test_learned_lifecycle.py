@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import learn_cli, stdio_session
+from .conftest import json_answer, learn_cli, stdio_session
 
 JSONDict = dict[str, Any]
 KEY = {"type": "object", "properties": {"ticket_id": {"type": "integer"}}, "required": ["ticket_id"]}
@@ -67,21 +67,16 @@ def learned(tmp_path: Path) -> Path:
     return learn_cli(recording(tmp_path / "train.jsonl"), CATALOG, tmp_path / "learned.json", "--no-seed")
 
 
-def parsed(result: Any) -> Any:
-    assert not result.isError, result.content
-    return json.loads(result.content[0].text)
-
-
 async def test_advancing_a_new_ticket_moves_it_to_the_next_stage_and_a_list_by_stage_finds_it(tmp_path: Path) -> None:
     world = learned(tmp_path)
     async with stdio_session(str(world)) as session:
-        made = parsed(await session.call_tool("create_ticket", {"title": "Coffee machine leaks"}))
+        made = json_answer(await session.call_tool("create_ticket", {"title": "Coffee machine leaks"}))
         number = made["ticket"]["id"]
-        first = parsed(await session.call_tool("advance_ticket", {"ticket_id": number}))
-        second = parsed(await session.call_tool("advance_ticket", {"ticket_id": number}))
-        listed = parsed(await session.call_tool("list_tickets", {"stage": "working"}))
-        untouched = parsed(await session.call_tool("list_tickets", {"stage": "new"}))
-        read = parsed(await session.call_tool("get_ticket", {"ticket_id": number}))
+        first = json_answer(await session.call_tool("advance_ticket", {"ticket_id": number}))
+        second = json_answer(await session.call_tool("advance_ticket", {"ticket_id": number}))
+        listed = json_answer(await session.call_tool("list_tickets", {"stage": "working"}))
+        untouched = json_answer(await session.call_tool("list_tickets", {"stage": "new"}))
+        read = json_answer(await session.call_tool("get_ticket", {"ticket_id": number}))
     assert (first["before"], first["after"]) == ("new", "triaged")
     assert (second["before"], second["after"]) == ("triaged", "working")
     assert [t["id"] for t in listed["tickets"]] == [number]
@@ -92,10 +87,10 @@ async def test_advancing_a_new_ticket_moves_it_to_the_next_stage_and_a_list_by_s
 async def test_setting_a_stage_takes_the_argument_and_the_id_between_its_recorded_neighbours(tmp_path: Path) -> None:
     world = learned(tmp_path)
     async with stdio_session(str(world)) as session:
-        made = parsed(await session.call_tool("create_ticket", {"title": "Wifi slow upstairs"}))
+        made = json_answer(await session.call_tool("create_ticket", {"title": "Wifi slow upstairs"}))
         number = made["ticket"]["id"]
-        moved = parsed(await session.call_tool("set_ticket_stage", {"ticket_id": number, "stage": "verified"}))
-        read = parsed(await session.call_tool("get_ticket", {"ticket_id": number}))
+        moved = json_answer(await session.call_tool("set_ticket_stage", {"ticket_id": number, "stage": "verified"}))
+        read = json_answer(await session.call_tool("get_ticket", {"ticket_id": number}))
     assert (moved["before"], moved["after"]) == ("new", "verified")
     # ``verified`` came after ``working`` (3) and before ``resolved`` (5) in the recording: its id is 4
     assert (read["ticket"]["stage_name"], read["ticket"]["stage_id"]) == ("verified", 4)
@@ -104,12 +99,12 @@ async def test_setting_a_stage_takes_the_argument_and_the_id_between_its_recorde
 async def test_closing_always_reaches_the_final_stage_and_a_closed_ticket_is_refused_as_recorded(tmp_path: Path) -> None:
     world = learned(tmp_path)
     async with stdio_session(str(world)) as session:
-        made = parsed(await session.call_tool("create_ticket", {"title": "Door code expired"}))
+        made = json_answer(await session.call_tool("create_ticket", {"title": "Door code expired"}))
         number = made["ticket"]["id"]
-        parsed(await session.call_tool("advance_ticket", {"ticket_id": number}))
-        closed = parsed(await session.call_tool("close_ticket", {"ticket_id": number}))
+        json_answer(await session.call_tool("advance_ticket", {"ticket_id": number}))
+        closed = json_answer(await session.call_tool("close_ticket", {"ticket_id": number}))
         refused = await session.call_tool("advance_ticket", {"ticket_id": number})
-        read = parsed(await session.call_tool("get_ticket", {"ticket_id": number}))
+        read = json_answer(await session.call_tool("get_ticket", {"ticket_id": number}))
     assert (closed["before"], closed["after"]) == ("triaged", "resolved")
     assert json.loads(refused.content[0].text) == REFUSAL
     assert (read["ticket"]["stage_name"], read["ticket"]["stage_id"]) == ("resolved", 5)

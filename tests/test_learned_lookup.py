@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import learn_cli, stdio_session
+from .conftest import json_answer, learn_cli, stdio_session
 
 JSONDict = dict[str, Any]
 CATALOG: JSONDict = {"name": "stays", "tools": [
@@ -64,11 +64,6 @@ def learned(tmp_path: Path) -> Path:
     return learn_cli(recording(tmp_path / "train.jsonl"), CATALOG, tmp_path / "learned.json", "--no-seed")
 
 
-def parsed(result: Any) -> Any:
-    assert not result.isError, result.content
-    return json.loads(result.content[0].text)
-
-
 def tool_meta(world: Path, name: str) -> JSONDict:
     data = json.loads(world.read_text(encoding="utf-8"))
     return next(t.get("_meta") or {} for t in data["tools"] if t["name"] == name)
@@ -78,9 +73,9 @@ async def test_a_receipt_in_a_new_session_shows_the_reservation_that_session_mad
     world = learned(tmp_path)
     assert (tool_meta(world, "get_receipt").get("agentworld/role") or {}).get("kind") != "create"
     async with stdio_session(str(world)) as session:
-        made = parsed(await session.call_tool("reserve_room", {"guest": "Ines Okafor", "room_type": "suite",
+        made = json_answer(await session.call_tool("reserve_room", {"guest": "Ines Okafor", "room_type": "suite",
                                                                 "night": "2027-03-04"}))
-        receipt = parsed(await session.call_tool("get_receipt", {"reservation_id": made["reservation_id"]}))
+        receipt = json_answer(await session.call_tool("get_receipt", {"reservation_id": made["reservation_id"]}))
     shown = receipt.get("receipt", receipt)
     assert shown["reservation_id"] == made["reservation_id"]
     assert (shown["guest"], shown["room_type"], shown["night"]) == ("Ines Okafor", "suite", "2027-03-04")
@@ -92,7 +87,7 @@ async def test_a_receipt_in_a_new_session_shows_the_reservation_that_session_mad
 async def test_a_flag_the_only_recorded_answer_showed_is_answered_the_same_way(tmp_path: Path) -> None:
     world = learned(tmp_path)
     async with stdio_session(str(world)) as session:
-        answer = parsed(await session.call_tool("check_in", {"guest": "Ines Okafor"}))
+        answer = json_answer(await session.call_tool("check_in", {"guest": "Ines Okafor"}))
     assert answer == {"checked_in": True}
 
 
@@ -103,5 +98,5 @@ async def test_a_read_of_a_seeded_entity_shows_the_seed_values_not_the_training_
     seeded = tmp_path / "seeded.json"
     seeded.write_text(json.dumps(data), encoding="utf-8")
     async with stdio_session(str(seeded)) as session:
-        quote = parsed(await session.call_tool("get_quote", {"symbol": "DBL"}))
+        quote = json_answer(await session.call_tool("get_quote", {"symbol": "DBL"}))
     assert (quote["price"], quote["change"]) == (210.0, 1.5)

@@ -10,11 +10,10 @@ destination reads the same text, the source is gone. ``learn --no-seed`` learns 
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
-from .conftest import CLI, stdio_session
+from .conftest import learn_cli, stdio_session
 
 JSONDict = dict[str, Any]
 VAULT = {"vault": {"type": "string", "description": "Vault name"}}
@@ -76,12 +75,7 @@ def recording(path: Path) -> Path:
 
 
 def learned(tmp_path: Path, *options: str) -> tuple[Path, JSONDict]:
-    catalog = tmp_path / "catalog.json"
-    catalog.write_text(json.dumps(CATALOG), encoding="utf-8")
-    out = tmp_path / "learned.json"
-    done = subprocess.run([*CLI, "learn", str(recording(tmp_path / "train.jsonl")), "--catalog", str(catalog),
-                           "-o", str(out), *options], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
+    out = learn_cli(recording(tmp_path / "train.jsonl"), CATALOG, tmp_path / "learned.json", *options)
     return out, json.loads(out.read_text(encoding="utf-8"))
 
 

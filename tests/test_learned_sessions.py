@@ -21,7 +21,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .conftest import learn_cli, stdio_session
+from .conftest import json_answer, learn_cli, stdio_session
 
 JSONDict = dict[str, Any]
 INSTANT = "2026-05-01T10:00:00"
@@ -109,18 +109,13 @@ def notes_recording(path: Path) -> Path:
     return path
 
 
-def parsed(result: Any) -> Any:
-    assert not result.isError, result.content
-    return json.loads(result.content[0].text)
-
-
 async def test_every_write_of_an_episode_is_stamped_with_one_instant_written_as_the_server_writes_it(
         tmp_path: Path) -> None:
     world = learn_cli(board_recording(tmp_path / "board.jsonl"), BOARD, tmp_path / "board.json", "--no-seed")
     async with stdio_session(str(world)) as session:
-        first = parsed(await session.call_tool("create_card", {"title": "Slow search", "kind": "bug"}))["card"]
-        second = parsed(await session.call_tool("create_card", {"title": "Add export", "kind": "task"}))["card"]
-        read = parsed(await session.call_tool("get_card", {"card_id": first["id"]}))["card"]
+        first = json_answer(await session.call_tool("create_card", {"title": "Slow search", "kind": "bug"}))["card"]
+        second = json_answer(await session.call_tool("create_card", {"title": "Add export", "kind": "task"}))["card"]
+        read = json_answer(await session.call_tool("get_card", {"card_id": first["id"]}))["card"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", first["created_at"]), first  # no zone, as recorded
     assert first["created_at"] == second["created_at"] == second["updated_at"] == read["created_at"]
 
@@ -128,12 +123,12 @@ async def test_every_write_of_an_episode_is_stamped_with_one_instant_written_as_
 async def test_a_cards_history_lists_a_row_per_create_and_move_of_this_episode(tmp_path: Path) -> None:
     world = learn_cli(board_recording(tmp_path / "board.jsonl"), BOARD, tmp_path / "board.json", "--no-seed")
     async with stdio_session(str(world)) as session:
-        one = parsed(await session.call_tool("create_card", {"title": "Slow search", "kind": "bug"}))["card"]["id"]
-        two = parsed(await session.call_tool("create_card", {"title": "Add export", "kind": "task"}))["card"]["id"]
+        one = json_answer(await session.call_tool("create_card", {"title": "Slow search", "kind": "bug"}))["card"]["id"]
+        two = json_answer(await session.call_tool("create_card", {"title": "Add export", "kind": "task"}))["card"]["id"]
         await session.call_tool("start_card", {"card_id": two})
         await session.call_tool("finish_card", {"card_id": two})
-        history = parsed(await session.call_tool("card_history", {"card_id": two}))
-        alone = parsed(await session.call_tool("card_history", {"card_id": one}))
+        history = json_answer(await session.call_tool("card_history", {"card_id": two}))
+        alone = json_answer(await session.call_tool("card_history", {"card_id": one}))
     assert [(e["seq"], e["before"], e["after"], e["kind"]) for e in history["events"]] == [
         (2, None, "open", "create"), (3, "open", "active", "start"), (4, "active", "finished", "finish")]
     assert all(e["card_id"] == two for e in history["events"]) and history["total"] == 3
@@ -146,7 +141,7 @@ async def test_a_summary_counts_the_episodes_cards_by_kind_and_state(tmp_path: P
         for title, kind in (("Slow search", "bug"), ("Add export", "task"), ("Typo in footer", "bug")):
             await session.call_tool("create_card", {"title": title, "kind": kind})
         await session.call_tool("start_card", {"card_id": 3})
-        summary = parsed(await session.call_tool("board_summary", {}))["summary"]
+        summary = json_answer(await session.call_tool("board_summary", {}))["summary"]
     assert summary == {"bug": {"active": 1, "open": 1}, "task": {"open": 1}}
 
 

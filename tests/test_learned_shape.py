@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import learn_cli, stdio_session
+from .conftest import json_answer, learn_cli, stdio_session
 
 JSONDict = dict[str, Any]
 
@@ -64,29 +64,24 @@ def learned(tmp_path: Path) -> Path:
     return learn_cli(recording(tmp_path / "train.jsonl"), CATALOG, tmp_path / "learned.json", "--no-seed")
 
 
-def parsed(result: Any) -> Any:
-    assert not result.isError, result.content
-    return json.loads(result.content[0].text)
-
-
 async def test_the_engine_s_listing_text_and_directory_come_back_under_the_recorded_keys(tmp_path: Path) -> None:
     world = learned(tmp_path)
     async with stdio_session(str(world)) as session:
-        assert parsed(await session.call_tool("mkdir", {"dir_name": "reports"})) == {"result": None}
-        assert parsed(await session.call_tool("cd", {"folder": "reports"})) == {"current_working_directory": "reports"}
+        assert json_answer(await session.call_tool("mkdir", {"dir_name": "reports"})) == {"result": None}
+        assert json_answer(await session.call_tool("cd", {"folder": "reports"})) == {"current_working_directory": "reports"}
         written = {"content": "alpha beta gamma", "file_name": "notes.txt"}
-        assert parsed(await session.call_tool("echo", written)) == {"result": None}
-        assert parsed(await session.call_tool("ls", {"a": True})) == {"current_directory_content": ["notes.txt"]}
-        assert parsed(await session.call_tool("cat", {"file_name": "notes.txt"})) == {"file_content": "alpha beta gamma"}
+        assert json_answer(await session.call_tool("echo", written)) == {"result": None}
+        assert json_answer(await session.call_tool("ls", {"a": True})) == {"current_directory_content": ["notes.txt"]}
+        assert json_answer(await session.call_tool("cat", {"file_name": "notes.txt"})) == {"file_content": "alpha beta gamma"}
 
 
 async def test_a_count_carries_the_engine_s_number_and_unit_not_the_recorded_ones(tmp_path: Path) -> None:
     world = learned(tmp_path)
     async with stdio_session(str(world)) as session:
         await session.call_tool("echo", {"content": "alpha beta gamma", "file_name": "notes.txt"})
-        assert parsed(await session.call_tool("wc", {"file_name": "notes.txt", "mode": "w"})) == {
+        assert json_answer(await session.call_tool("wc", {"file_name": "notes.txt", "mode": "w"})) == {
             "count": 3, "type": "words"}
-        assert parsed(await session.call_tool("wc", {"file_name": "notes.txt", "mode": "c"})) == {
+        assert json_answer(await session.call_tool("wc", {"file_name": "notes.txt", "mode": "c"})) == {
             "count": 16, "type": "characters"}
 
 
@@ -95,8 +90,8 @@ async def test_a_key_the_recording_left_out_for_an_argument_value_is_left_out_th
     async with stdio_session(str(world)) as session:
         await session.call_tool("mkdir", {"dir_name": "reports"})
         await session.call_tool("cd", {"folder": "reports"})
-        assert parsed(await session.call_tool("cd", {"folder": ".."})) == {}
-        assert parsed(await session.call_tool("ls", {})) == {"current_directory_content": ["reports"]}
+        assert json_answer(await session.call_tool("cd", {"folder": ".."})) == {}
+        assert json_answer(await session.call_tool("ls", {})) == {"current_directory_content": ["reports"]}
 
 
 async def test_a_failure_keeps_the_engine_s_wording_under_the_recorded_error_key(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ...world.roles import words
 from ..base import Prediction, Step
 from .editor import predict_editor
 
@@ -73,12 +74,11 @@ def as_object(step: Step, answer: Any) -> JSONDict:
 
 def _key(step: Step, answer: Any) -> str:
     """The one field a non-object answer goes under, named from the tool's words."""
-    words = set(step.tool.name.lower().replace("-", "_").split("_"))
     if isinstance(answer, list):
         collection = step.role.collection
         return collection if collection and collection.isidentifier() else "items"
     if isinstance(answer, str):
-        return "content" if words & _READS else "message"
+        return "content" if set(words(step.tool.name)) & _READS else "message"
     return "result"
 
 
