@@ -45,6 +45,7 @@ from .learn_provenance import in_context, looks_up, with_recorded_flags
 from .learn_lifecycle import add_lifecycle_meta
 from .learn_views import add_view_meta
 from .learn_shape import add_shape_meta
+from .learn_entity_shapes import add_entity_shape_meta
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
@@ -300,6 +301,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     add_lifecycle_meta(data, compiled, episodes)  # state transitions: sim2real/learn_lifecycle.py
     add_view_meta(data, compiled, episodes)  # the server's clock, digests of texts: learn_views.py
     add_shape_meta(data, compiled, episodes)  # the keys an engine's values go under: sim2real/learn_shape.py
+    add_entity_shape_meta(data, compiled, episodes)  # one type per entity field across tools: learn_entity_shapes.py
     for tool in data["tools"]:
         envelope = (tool.get("_meta") or {}).get(ENVELOPE_META)
         spec = compiled.get(tool["name"])

@@ -119,6 +119,8 @@ def _moved(walk: _Walk, turn: RecordedTurn, here: JSONDict, data: Any) -> None:
         for previous, value in words.items():
             if value != current or known is not None and known.previous != previous:
                 continue
+            if previous.rpartition(".")[2] == state:  # the entity itself, shown unchanged in that field: no move
+                continue
             parent = previous.rpartition(".")[0]
             others = [p for p in words if p != previous and p.rpartition(".")[0] == parent
                       and (known is None or p == known.new)]

@@ -29,16 +29,17 @@ Walking a recording call by call with :mod:`..models.deterministic.learned_state
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections import Counter
 from typing import Any
 
-from ..world.values import same_value
+from ..world.values import leaves, same_value
 from ..models.deterministic.learned_envelope import template_text
 from ..models.deterministic.learned_rules import LEARNED_META, present
 from ..models.deterministic.learned_state import (
-    History, answer_data, answer_text, conditions_of, failed, history_of, key_of,
+    History, answer_data, answer_text, conditions_of, failed, history_of, key_of, keyed_objects,
 )
 from ..world.catalog import Catalog
 from .learn_provenance import learn_field_texts, learn_lasts, session_fields
@@ -192,7 +193,58 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
         nxt = _next(walk, tool, votes)
         if nxt:
             learned.setdefault(tool, {})["next"] = nxt
+    _share_missing(walk, learned)
     return learned, walk
+
+
+def _server_keyed(walk: Walk) -> set[str]:
+    """The collections whose keys the server makes: a create's answer showed a key no argument of it gave (an
+    id from its table, looked up there whichever tool names it; a path or a name the client chose may exist
+    outside what the session showed)."""
+    out: set[str] = set()
+    for tool, calls in walk.by_tool.items():
+        spec = walk.catalog.get(tool)
+        if spec is None or spec.role.kind != "create" or not spec.role.collection or spec.role.key_args:
+            continue
+        for turn, _, _ in calls:
+            given = {str(v) for v in leaves(turn.arguments)}
+            made = next(keyed_objects(answer_data(turn.result)), None)  # the outermost: the entity it made
+            if not failed(turn.result) and made is not None and key_of(made) not in given:
+                out.add(spec.role.collection)
+    return out
+
+
+def _share_missing(walk: Walk, learned: dict[str, JSONDict]) -> None:
+    """A refusal of a missing entity, learned on one tool, for every other tool addressing that collection by
+    the same key argument: the server looks the entity up the same way whichever tool names it (``no task with
+    id 9`` from ``show`` and ``complete`` alike), for a collection whose keys the server makes, and a wording
+    that names the key. Only where the tool's own recorded calls never succeeded with that key missing or
+    deleted, and the tool has no rule of its own about that argument (its own wording)."""
+    shared: dict[tuple[str, str], JSONDict] = {}
+    made = _server_keyed(walk)
+    for tool, meta in learned.items():
+        spec = walk.catalog.get(tool)
+        for rule in meta.get("rules") or ():
+            when = rule["when"]
+            if spec is not None and spec.role.collection in made and when.get("if") == "missing" \
+                    and "tool" not in when and when.get("arg") in spec.role.key_args \
+                    and "{{args." + str(when["arg"]) + "}}" in str(rule.get("text")):  # it names the key
+                shared.setdefault((spec.role.collection, str(when["arg"])), rule)
+    for spec in walk.catalog:
+        if spec.role.kind in ("create", "list", "search") or not spec.role.collection:
+            continue
+        for (collection, arg), rule in shared.items():
+            own = learned.get(spec.name, {}).get("rules") or []
+            if collection != spec.role.collection or arg not in (spec.input_schema.get("properties") or {}) \
+                    or any(r["when"].get("arg") == arg for r in own):  # its own wording for that key
+                continue
+            gone = {_sig({"if": "missing", "arg": arg})} | {_sig({"if": "acted", "arg": arg, "tool": s.name})
+                                                            for s in walk.catalog if s.role.kind == "delete"}
+            if any(not failed(t.result) and gone & {_sig(c) for c in held}
+                   for t, _, held in walk.by_tool.get(spec.name, ())):
+                continue  # it answered a key the session never showed or had deleted: no lookup there
+            _add_rule(learned, spec.name, copy.deepcopy(rule))
+            learned[spec.name]["rules"].sort(key=lambda r: _KINDS.index(r["when"]["if"]))
 
 
 def _rule(first: RecordedTurn, when: JSONDict) -> JSONDict:

@@ -304,6 +304,44 @@ def list_cases(turns: list[RecordedTurn], key_args: tuple[str, ...]) -> dict[str
     return out
 
 
+def _lists(value: Any, prefix: str = "") -> Iterator[tuple[str, list[Any]]]:
+    """``(path, list)`` for every list outside lists (``recovered: []``)."""
+    if isinstance(value, dict):
+        for name, sub in value.items():
+            path = f"{prefix}.{name}" if prefix else str(name)
+            if isinstance(sub, list):
+                yield path, sub
+            elif isinstance(sub, dict):
+                yield from _lists(sub, path)
+
+
+def empty_lists(by_tool: dict[str, list[RecordedTurn]]) -> dict[str, dict[str, JSONDict]]:
+    """Per tool, the list fields every one of its successful answers showed empty, under a name no answer of the
+    session ever showed a list with something in (twice empty at least, over the session): ``recovered: []``
+    stays empty instead of a list of invented words."""
+    shown: dict[str, dict[str, list[bool]]] = {}
+    emptied: Counter[str] = Counter()
+    filled: set[str] = set()
+    for tool, turns in by_tool.items():
+        for turn in turns:
+            if failed(turn.result):
+                continue
+            for path, items in _lists(answer_data(turn.result)):
+                shown.setdefault(tool, {}).setdefault(path, []).append(not items)
+                if items:
+                    filled.add(leaf_name(path))
+                else:
+                    emptied[leaf_name(path)] += 1
+    out: dict[str, dict[str, JSONDict]] = {}
+    for tool, paths in shown.items():
+        answers = sum(1 for t in by_tool[tool] if not failed(t.result))
+        for path, empties in paths.items():
+            name = leaf_name(path)
+            if len(empties) == answers and all(empties) and emptied[name] >= 2 and name not in filled:
+                out.setdefault(tool, {})[path] = {"const": []}
+    return out
+
+
 def _widens(own: JSONDict | None, shared: JSONDict, record: _Path) -> bool:
     """Whether the session-wide statistic says more than the tool's own answers: a constant over a range
     or a vocabulary; a vocabulary where the tool showed too little for one; never over a copy or a case."""
@@ -324,6 +362,7 @@ def learn_values(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> d
     addressed = {str(v) for turns in by_tool.values() for t in turns for v in leaves(t.arguments)}
     pooled = _pooled(per_tool, addressed)
     out: dict[str, JSONDict] = {}
+    empties = empty_lists({t: turns for t, turns in by_tool.items() if t in per_tool})
     for tool, paths in per_tool.items():
         spec = catalog.get(tool)
         key_args = spec.role.key_args if spec is not None else ()
@@ -338,6 +377,7 @@ def learn_values(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> d
             if statistic is not None:
                 found[path] = statistic
         found.update(list_cases(by_tool[tool], key_args))
+        found.update(empties.get(tool, {}))
         if found:
             out[tool] = found
     return out

@@ -7,14 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..world.catalog import Catalog
+from .learn_children import add_children_meta
 from .learn_clock import add_clock_meta
 from .learn_digest import add_digest_meta
 from .score import RecordedTurn
 
 
 def add_view_meta(data: dict[str, Any], catalog: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:
-    """Write the clock and the digest fields under the tools' ``_meta``; how many tools got something."""
-    return add_clock_meta(data, catalog, episodes) + add_digest_meta(data, catalog, episodes)
+    """Write the clock, the digest fields and the children a list argument creates (``learn_children.py``)
+    under the tools' ``_meta``; how many tools got something."""
+    return (add_clock_meta(data, catalog, episodes) + add_digest_meta(data, catalog, episodes)
+            + add_children_meta(data, catalog, episodes))
 
 
 __all__ = ["add_view_meta"]

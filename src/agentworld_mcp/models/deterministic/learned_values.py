@@ -219,6 +219,8 @@ def _lists_set(step: Step, target: Any, statistics: JSONDict) -> list[tuple[JSON
     changed: list[tuple[JSONDict, str, Any, Any]] = []
     for path, statistic in statistics.items():
         cases = statistic.get("x-cases") if isinstance(statistic, dict) else None
+        if isinstance(statistic, dict) and statistic.get("const") == [] and "[]" not in path:
+            cases = [[None, []]]  # a list the recording always showed empty: empty, whatever the call
         if "[]" in path or not isinstance(cases, list) or not any(
                 isinstance(c, list) and len(c) == 2 and isinstance(c[1], list) for c in cases):
             continue
@@ -228,7 +230,7 @@ def _lists_set(step: Step, target: Any, statistics: JSONDict) -> list[tuple[JSON
             obj = obj.get(part) if isinstance(obj, dict) else None
         if not isinstance(obj, dict) or name in step.arguments:
             continue
-        settable, value = _value(step, statistic, obj.get(name))
+        settable, value = (True, []) if statistic.get("const") == [] else _value(step, statistic, obj.get(name))
         if settable and isinstance(value, list) and not same_value(value, obj.get(name)):
             changed.append((obj, name, obj.get(name), value))
             obj[name] = value

@@ -2,6 +2,7 @@
 
 Each part reads its own ``_meta`` key of the tool (written by ``learn``) and leaves other tools alone:
 
+* :mod:`.learned_children`: the children a splitting call creates from a list argument, and a read's list of them;
 * :mod:`.learned_history`: an entity's history rows, from the episode's creates and moves;
 * :mod:`.learned_counts`: counts of the entities by their fields (per state, per type);
 * :mod:`.learned_digest`: a field that is the digest of the entity's text (an ``etag``);
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .learned_children import with_children
 from .learned_clock import with_clock
 from .learned_counts import with_counts
 from .learned_digest import with_digest
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
 def with_views(step: Step, answer: Prediction) -> Prediction:
     """``answer`` with every learned view of the episode applied (see the module doc)."""
+    answer = with_children(step, answer)  # first: the rows and counts below see the children it creates
     return with_clock(step, with_digest(step, with_counts(step, with_history(step, answer))))
 
 
