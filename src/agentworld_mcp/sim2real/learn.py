@@ -46,6 +46,7 @@ from .learn_lifecycle import add_lifecycle_meta
 from .learn_views import add_view_meta
 from .learn_shape import add_shape_meta
 from .learn_entity_shapes import add_entity_shape_meta
+from .learn_repository import learn_repository, merged_seed
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
@@ -317,6 +318,8 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
         if tool["name"] in behaviour:
             tool["_meta"] = {**(tool.get("_meta") or {}), LEARNED_META: behaviour[tool["name"]]}
     observed = observed_seed(episodes, compiled) if seed else {}
+    if seed:  # the repository a version-control session started from: sim2real/learn_repository.py
+        observed = merged_seed(observed, learn_repository(episodes, compiled))
     if observed:
         data["seed"] = {**observed, **(data.get("seed") or {})}  # a catalog's own seed wins
     sentences = add_sentences(data, compiled, episodes)  # last: the check replays the world learned so far

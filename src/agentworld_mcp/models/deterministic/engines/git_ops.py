@@ -43,7 +43,7 @@ class Call:
 
     @property
     def time(self) -> int:
-        return int(clock(self.step.turn).timestamp())
+        return self.repo.now(self.step.turn)
 
 
 @dataclass
@@ -194,10 +194,7 @@ def _author(c: Call) -> tuple[str, str]:
     if isinstance(given, str) and given.strip():
         name, _, rest = given.partition("<")
         return name.strip(), rest.rstrip(">").strip() or AUTHOR[1]
-    head = c.repo.head_commit()
-    if head in c.repo.commits:
-        return str(c.repo.commits[head]["author"]), str(c.repo.commits[head]["email"])
-    return AUTHOR
+    return c.repo.default_author()
 
 
 def do_commit(c: Call) -> Done:

@@ -9,6 +9,12 @@ what ``status`` sees), plus ``implied``: paths the session named that no file to
 unseeded world knows nothing of the disk, so a path the agent stages is taken to exist, content
 unknown). The session's working directory (``set_working_dir``) is ``git_session/session``.
 
+A seeded repository (``learn`` reads one from a recording: ``sim2real/learn_repository.py``) is loaded
+as the engine left one, so the episode starts from its history; it may carry ``clock`` (the instant the
+recorded server stamped every commit with: its clock stood still) and ``user`` (``[name, email]``, the
+author a commit gets without an ``author`` argument). A path ``.`` points at the one seeded repository
+when the session set no working directory.
+
 A :class:`Repo` is loaded from the ledger, changed in memory by one operation, and written back as
 one effect; the episode itself is never changed here.
 """
@@ -23,6 +29,7 @@ from typing import Any
 from ....state.ledger import Effect
 from ....world.roles import normalise_path
 from ...base import Step
+from ..common import clock
 from ..files import allowed_roots
 
 JSONDict = dict[str, Any]
@@ -49,6 +56,9 @@ def default_root(step: Step) -> str:
     chosen = session_dir(step)
     if chosen:
         return chosen
+    seeded = [e.get("path") for e in step.world.seed.get(COLLECTION) or [] if isinstance(e, dict)]
+    if len(seeded) == 1 and isinstance(seeded[0], str):
+        return normalise_path(seeded[0])
     roots = allowed_roots(step)
     return roots[0] if len(roots) == 1 and roots[0] != "/" else "."
 
@@ -76,6 +86,8 @@ class Repo:
     implied: dict[str, str] = field(default_factory=dict)
     stashes: list[JSONDict] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)  # the working tree the file store holds
+    clock: int | None = None  # the recorded server's standing clock, when it had one
+    user: tuple[str, str] | None = None
     file_effects: list[Effect] = field(default_factory=list)
 
     @classmethod
@@ -88,6 +100,9 @@ class Repo:
             repo.branches, repo.commits = dict(f.get("branches") or {}), dict(f.get("commits") or {})
             repo.tags, repo.index = dict(f.get("tags") or {}), dict(f.get("index") or {})
             repo.implied, repo.stashes = dict(f.get("implied") or {}), list(f.get("stashes") or [])
+            repo.clock = f["clock"] if isinstance(f.get("clock"), int) and not isinstance(f["clock"], bool) else None
+            user = f.get("user")
+            repo.user = (str(user[0]), str(user[1])) if isinstance(user, list) and len(user) == 2 and user[0] else None
         prefix = "" if path == "." else path.rstrip("/") + "/"
         for e in step.episode.ledger.items(FILES):
             if e.fields.get("type") == "directory":
@@ -97,9 +112,27 @@ class Repo:
         return repo
 
     def fields(self) -> JSONDict:
-        return {"path": self.path, "head": self.head, "detached": self.detached, "branches": self.branches,
-                "commits": self.commits, "tags": self.tags, "index": self.index, "implied": self.implied,
-                "stashes": self.stashes}
+        out: JSONDict = {"path": self.path, "head": self.head, "detached": self.detached, "branches": self.branches,
+                         "commits": self.commits, "tags": self.tags, "index": self.index, "implied": self.implied,
+                         "stashes": self.stashes}
+        if self.clock is not None:
+            out["clock"] = self.clock
+        if self.user is not None:
+            out["user"] = list(self.user)
+        return out
+
+    def now(self, turn: int) -> int:
+        """The instant a commit, tag or stash made at ``turn`` is stamped with (seconds)."""
+        return self.clock if self.clock is not None else int(clock(turn).timestamp())
+
+    def default_author(self) -> tuple[str, str]:
+        """Who commits when the call names nobody: the repository's user, else HEAD's author, else the default."""
+        if self.user is not None:
+            return self.user
+        head = self.head_commit()
+        if head in self.commits:
+            return str(self.commits[head]["author"]), str(self.commits[head]["email"])
+        return AUTHOR
 
     def effects(self) -> list[Effect]:
         return [Effect("update" if self.exists else "create", COLLECTION, self.path, self.fields()), *self.file_effects]
