@@ -24,6 +24,7 @@ from ..models.deterministic.learned_state import answer_data, failed
 from ..world.catalog import Catalog
 from ..world.values import leaves
 from .score import RecordedTurn
+from .learn_meta import write_meta
 
 JSONDict = dict[str, Any]
 #: Kinds of tool whose answers show state without stamping it.
@@ -76,10 +77,7 @@ def add_clock_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, list[Re
     meta, showing = learn_clock(episodes, catalog)
     if not meta:
         return 0
-    for tool in data["tools"]:
-        if tool["name"] in showing:
-            tool["_meta"] = {**(tool.get("_meta") or {}), CLOCK_META: dict(meta)}
-    return len(showing)
+    return write_meta(data, CLOCK_META, {name: dict(meta) for name in showing})
 
 
 __all__ = ["add_clock_meta", "learn_clock"]

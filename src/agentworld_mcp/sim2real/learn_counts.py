@@ -19,6 +19,7 @@ from ..models.deterministic.learned_history import at_path
 from ..models.deterministic.learned_state import answer_data, failed, key_of, keyed_objects
 from ..world.catalog import Catalog
 from .score import RecordedTurn
+from .learn_meta import write_meta
 
 JSONDict = dict[str, Any]
 
@@ -95,9 +96,7 @@ def add_counts_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, list[R
                     lifecycles: dict[str, JSONDict]) -> int:
     """Write each counting tool's meta under its ``_meta``; how many tools got one."""
     learned = learn_counts(episodes, catalog, lifecycles)
-    for tool in data["tools"]:
-        if (found := learned.get(tool["name"])) is not None:
-            tool["_meta"] = {**(tool.get("_meta") or {}), COUNTS_META: found}
+    write_meta(data, COUNTS_META, learned)
     return len(learned)
 
 

@@ -18,6 +18,7 @@ from ..models.deterministic.learned_digest import ALGORITHMS, DIGEST_META, diges
 from ..models.deterministic.learned_state import answer_data, failed
 from ..world.catalog import Catalog
 from .score import RecordedTurn
+from .learn_meta import write_meta
 
 JSONDict = dict[str, Any]
 _HEX = re.compile(r"[0-9a-f]{32}|[0-9a-f]{40}|[0-9a-f]{64}|[0-9a-f]{128}")
@@ -67,9 +68,7 @@ def learn_digests(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> 
 def add_digest_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:
     """Write each tool's digest fields under its ``_meta``; how many tools got some."""
     learned = learn_digests(episodes, catalog)
-    for tool in data["tools"]:
-        if (found := learned.get(tool["name"])) is not None:
-            tool["_meta"] = {**(tool.get("_meta") or {}), DIGEST_META: found}
+    write_meta(data, DIGEST_META, learned)
     return len(learned)
 
 

@@ -27,6 +27,7 @@ from ..world.catalog import Catalog
 from ..world.conventions import described_enum
 from ..world.roles import singular, words
 from .score import RecordedTurn
+from .learn_meta import write_meta
 
 JSONDict = dict[str, Any]
 _ID_NAME = re.compile(r"(?:id|[a-z0-9]+_id|[a-z][A-Za-z0-9]*Id|uuid|key|path|url|name|query|text)")
@@ -138,10 +139,7 @@ def learn_environment(episodes: dict[str, list[RecordedTurn]], catalog: Catalog)
 def add_environment_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:
     """Write each tool's environment statistics under its ``_meta``; the number of tools written."""
     learned = learn_environment(episodes, catalog)
-    for tool in data["tools"]:
-        found = learned.get(tool["name"])
-        if found:
-            tool["_meta"] = {**(tool.get("_meta") or {}), ENVIRONMENT_META: found}
+    write_meta(data, ENVIRONMENT_META, {name: found for name, found in learned.items() if found})
     return len(learned)
 
 

@@ -19,6 +19,7 @@ from ..models.deterministic.learned_history import HISTORY_META, Event, events
 from ..models.deterministic.learned_state import answer_data, failed
 from ..world.catalog import Catalog
 from .score import RecordedTurn
+from .learn_meta import write_meta
 
 JSONDict = dict[str, Any]
 
@@ -120,9 +121,7 @@ def add_history_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, list[
                      lifecycles: dict[str, JSONDict]) -> int:
     """Write each history tool's meta under its ``_meta``; how many tools got one."""
     learned = learn_histories(episodes, catalog, lifecycles)
-    for tool in data["tools"]:
-        if (found := learned.get(tool["name"])) is not None:
-            tool["_meta"] = {**(tool.get("_meta") or {}), HISTORY_META: found}
+    write_meta(data, HISTORY_META, learned)
     return len(learned)
 
 

@@ -37,6 +37,7 @@ from ..models.deterministic.learned_state import answer_data, failed, key_of, ke
 from ..world.catalog import Catalog
 from .learn_value_rules import quotes_value
 from .score import RecordedTurn
+from .learn_meta import write_meta
 
 JSONDict = dict[str, Any]
 #: A state word: a code (``backlog``, ``in_progress``), no prose, no number.
@@ -269,9 +270,7 @@ def learn_lifecycles(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) 
 def add_lifecycle_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:
     """Write each tool's lifecycle under its ``_meta``; the number of tools given one."""
     learned = learn_lifecycles(episodes, catalog)
-    for tool in data["tools"]:
-        if (found := learned.get(tool["name"])) is not None:
-            tool["_meta"] = {**(tool.get("_meta") or {}), LIFECYCLE_META: found}
+    write_meta(data, LIFECYCLE_META, learned)
     from .learn_counts import add_counts_meta  # counts of the entities by their state
     from .learn_history import add_history_meta  # the rows the lifecycle's creates and moves append
 

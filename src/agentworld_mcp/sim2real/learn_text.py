@@ -30,6 +30,7 @@ from ..models.deterministic.learned_text import SLOT, TEXT_META
 from ..world.catalog import Catalog
 from ..world.world import load_world_data
 from .score import RecordedTurn
+from .learn_meta import write_meta
 
 JSONDict = dict[str, Any]
 T = TypeVar("T")
@@ -140,9 +141,7 @@ def keep_needed(data: JSONDict, templates: dict[str, str], episodes: dict[str, l
 def add_sentences(data: JSONDict, catalog: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:
     """Under each prose tool's ``_meta``, its sentence template where the model needs one; how many."""
     kept = keep_needed(data, learn_sentences(episodes, catalog), episodes)
-    for tool in data["tools"]:
-        if tool.get("name") in kept:
-            tool["_meta"] = {**(tool.get("_meta") or {}), TEXT_META: kept[tool["name"]]}
+    write_meta(data, TEXT_META, kept)
     return len(kept)
 
 

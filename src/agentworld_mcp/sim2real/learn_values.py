@@ -48,6 +48,7 @@ from ..models.deterministic.learned_values import VALUES_META, leaf_name
 from ..world.catalog import Catalog
 from ..world.values import leaves, same_value
 from .score import RecordedTurn
+from .learn_meta import write_meta
 
 JSONDict = dict[str, Any]
 #: An argument or field named as an identifier (``item_id``, ``projectId``, ``id``).
@@ -386,13 +387,9 @@ def learn_values(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> d
 def add_value_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:
     """Write each tool's statistics under its ``_meta``; the number of paths written."""
     learned = learn_values(episodes, catalog)
-    written = 0
-    for tool in data["tools"]:
-        found = learned.get(tool["name"])
-        if found:
-            tool["_meta"] = {**(tool.get("_meta") or {}), VALUES_META: found}
-            written += len(found)
-    return written
+    found = {name: paths for name, paths in learned.items() if paths}
+    write_meta(data, VALUES_META, found)
+    return sum(len(paths) for paths in found.values())
 
 
 __all__ = ["MAX_VOCABULARY", "add_value_meta", "learn_values", "tool_paths"]
