@@ -19,7 +19,7 @@ from typing import Any
 
 from ..models.deterministic.failures import reads_as_failure
 from ..models.deterministic.engines import claimed
-from ..models.deterministic.learned_shape import SHAPE_META
+from ..models.deterministic.learned_shape import SENTENCE_SLOT, SHAPE_META
 from ..world.catalog import Catalog
 from .score import RecordedTurn, json_of, text_of
 
@@ -30,6 +30,8 @@ MAX_SAMPLES = 3
 _SAMPLE_CHARS = 120
 _SAMPLE_ITEMS = 3
 _LABEL = re.compile(r"[A-Za-z][A-Za-z_-]{0,23}")
+#: A one-line answer of a few words: what a sentence template is learned from.
+_SENTENCE = re.compile(r"[^\n]{1,200}")
 
 
 def add_shape_meta(data: JSONDict, compiled: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:
@@ -41,9 +43,14 @@ def add_shape_meta(data: JSONDict, compiled: Catalog, episodes: dict[str, list[R
     added = 0
     for tool in data["tools"]:
         spec = compiled.get(tool["name"])
-        if spec is None or spec.output_schema is not None or not turns_of.get(spec.name):
+        if spec is None or not turns_of.get(spec.name) or not claimed(compiled.world, spec):
             continue
-        if not claimed(compiled.world, spec):
+        sentence = text_shape(turns_of[spec.name], spec.input_schema)
+        if sentence is not None:  # a sentence the engine's answer is told in (with or without an outputSchema)
+            tool["_meta"] = {**(tool.get("_meta") or {}), SHAPE_META: {"text": sentence}}
+            added += 1
+            continue
+        if spec.output_schema is not None:
             continue
         shape = answer_shape(turns_of[spec.name])
         if shape is not None:
@@ -75,6 +82,41 @@ def answer_shape(turns: list[RecordedTurn]) -> JSONDict | None:
     if style is not None:
         shape["error"] = style
     return shape
+
+
+def text_shape(turns: list[RecordedTurn], input_schema: JSONDict) -> str | None:
+    """The sentence every successful recorded answer of the tool is, with the call's values as slots
+    (``Wrote {{len.data}} rows starting at {{args.start_cell}}``); None unless all answers are one sentence."""
+    found: set[str] = set()
+    for turn in turns:
+        if turn.result.get("isError"):
+            continue
+        text = text_of(turn.result)
+        if not isinstance(text, str) or not _SENTENCE.fullmatch(text.strip()) or text.strip()[:1] in "[{":
+            return None
+        found.add(sentence_template(text.strip(), dict(turn.arguments), input_schema))
+    if len(found) != 1:
+        return None
+    template = found.pop()
+    return template if SENTENCE_SLOT.search(template) else None  # a constant text: the record model's already
+
+
+def sentence_template(text: str, arguments: JSONDict, input_schema: JSONDict) -> str:
+    """``text`` with each of the call's values in it as a slot: a text argument, a number argument (or its
+    schema default), a list argument's length."""
+    props = input_schema.get("properties") or {}
+    numbers: dict[str, str] = {}
+    for name, spec in (props.items() if isinstance(props, dict) else ()):
+        value = arguments.get(name, spec.get("default") if isinstance(spec, dict) else None)
+        if isinstance(value, bool) or value is None:
+            continue
+        if isinstance(value, list):
+            numbers.setdefault(str(len(value)), f"{{{{len.{name}}}}}")
+        elif isinstance(value, int):
+            numbers.setdefault(str(value), f"{{{{args.{name}}}}}")
+        elif isinstance(value, str) and len(value) >= 2 and not value.isdigit() and value in text:
+            text = text.replace(value, f"{{{{args.{name}}}}}")
+    return re.sub(r"(?<![\w{.])\d+(?![\w}])", lambda m: numbers.get(m.group(), m.group()), text)
 
 
 def _answer_of(result: JSONDict) -> Any:
@@ -172,4 +214,4 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
-__all__ = ["MAX_SAMPLES", "add_shape_meta", "answer_shape"]
+__all__ = ["MAX_SAMPLES", "add_shape_meta", "answer_shape", "sentence_template", "text_shape"]

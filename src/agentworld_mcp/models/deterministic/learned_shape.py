@@ -38,6 +38,34 @@ SHAPE_META = "agentworld/answer_shape"
 _POURABLE = ("array", "string", "integer", "number")
 #: A printed count: a number leading the text (``5 summary.txt``), not the start of a date or a name.
 _NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)(?:\s|$)")
+#: A slot of a learned sentence: the call's argument (or its schema default), a list argument's length.
+SENTENCE_SLOT = re.compile(r"\{\{(args|len)\.([A-Za-z_][\w-]*)\}\}")
+
+
+def sentence_of(step: Step) -> str | None:
+    """The tool's answer as the learned sentence filled for this call; None without one, or where a slot has
+    no value in this call."""
+    shape = (step.tool.definition.get("_meta") or {}).get(SHAPE_META)
+    template = shape.get("text") if isinstance(shape, dict) else None
+    if not isinstance(template, str):
+        return None
+    props = (step.tool.input_schema or {}).get("properties") or {}
+    missing = False
+
+    def value(match: re.Match[str]) -> str:
+        nonlocal missing
+        source, name = match.group(1), match.group(2)
+        spec = props.get(name) if isinstance(props, dict) else None
+        given = step.arguments.get(name, spec.get("default") if isinstance(spec, dict) else None)
+        if source == "len":
+            given = len(given) if isinstance(given, list) else None
+        if given is None or isinstance(given, (dict, list)):
+            missing = True
+            return ""
+        return str(given)
+
+    told = SENTENCE_SLOT.sub(value, template)
+    return None if missing else told
 
 
 def answer_shape(tool: ToolSpec) -> JSONDict | None:
@@ -52,6 +80,10 @@ def answer_shape(tool: ToolSpec) -> JSONDict | None:
 def answer_in_shape(step: Step, ask: Callable[[Step], Any]) -> Any:
     """The engine's answer to ``step`` (``ask``), in the tool's learned shape when it has one."""
     answer = ask(step)
+    if isinstance(answer, Prediction) and not answer.is_error and not step.effects_only:
+        told = sentence_of(step)
+        if told is not None:  # the recorded sentence, told of this call; the engine's effects kept
+            return dataclasses.replace(answer, observation=told, text=told)
     shape = answer_shape(step.tool)
     if shape is None or not isinstance(answer, Prediction) or step.effects_only:
         return answer
@@ -193,4 +225,4 @@ def _absent(slot: JSONDict, arguments: JSONDict) -> bool:
                if name in arguments)
 
 
-__all__ = ["SHAPE_META", "answer_in_shape", "answer_shape"]
+__all__ = ["SENTENCE_SLOT", "SHAPE_META", "answer_in_shape", "answer_shape", "sentence_of"]

@@ -23,7 +23,7 @@ from ....errors import MissingExtraError
 from ....world.catalog import ToolSpec
 from ....world.world import World
 from ...base import Prediction, Step
-from .workbook_args import PATH_ARGS, RANGE_ARGS, SHEET_ARGS
+from .workbook_args import PATH_ARGS, RANGE_ARGS, SHEET_ARGS, takes_sql
 
 # Checked, not imported: the libraries load when a spreadsheet tool is first called (:mod:`.workbook_ops`).
 for _module in ("openpyxl", "formulas"):
@@ -43,6 +43,11 @@ def _words(name: str) -> set[str]:
     return {w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w}
 
 
+def _params(tool: ToolSpec) -> dict[str, object]:
+    props = (tool.input_schema or {}).get("properties") or {}
+    return {str(k): v for k, v in props.items()} if isinstance(props, dict) else {}
+
+
 def _args(tool: ToolSpec) -> set[str]:
     props = (tool.input_schema or {}).get("properties") or {}
     return {str(p).lower() for p in props} if isinstance(props, dict) else set()
@@ -56,11 +61,23 @@ def operation(tool: ToolSpec) -> str | None:
     book = bool(words & {"workbook", "spreadsheet", "file", "excel", "xlsx"})
     if "list" in words and words & {"workbooks", "files", "spreadsheets"}:
         return "list_workbooks"
+    if takes_sql(f"{tool.name} {tool.description}", _params(tool)):
+        return "sql"
+    if book and not ranges and words & {"copy", "duplicate", "clone"} and not sheets:
+        return "copy_workbook"
+    if "table" in words and words & {"describe", "info", "inspect", "schema"}:
+        return "describe_table"
+    lines = [axis for axis, names in (("rows", {"row", "rows"}), ("columns", {"column", "columns"})) if words & names]
+    if len(lines) == 1:  # one kind of line: ``insert_rows_or_columns`` takes a choice this does not read
+        for verbs, op in (({"append"}, "append_"), ({"insert", "add"}, "insert_"), ({"delete", "remove"}, "delete_")):
+            if words & verbs and not (op == "append_" and lines[0] == "columns"):
+                return op + lines[0]
     if sheets and not ranges:
         for verbs, op in (({"rename"}, "rename_sheet"), ({"copy", "duplicate", "clone"}, "copy_sheet"),
                           ({"delete", "remove", "drop"}, "delete_sheet"), ({"list"}, "list_sheets"),
                           ({"create", "add", "new", "insert"}, "create_sheet"),
-                          ({"describe", "info", "get", "inspect"}, "describe_sheet")):
+                          ({"read", "dump"}, "read_range"),
+                          ({"describe", "info", "get", "inspect", "dimensions", "size"}, "describe_sheet")):
             if words & verbs:
                 return op
     if book and not ranges and words & {"create", "new"}:
@@ -101,6 +118,9 @@ def claims(world: World, tool: ToolSpec) -> bool:
     op = operation(tool)
     if op is None or not _spreadsheet_catalog(world):
         return False
+    if op == "copy_workbook":
+        return bool(_args(tool) & {"source", "src", "from", *PATH_ARGS}) and bool(
+            _args(tool) & {"destination", "dest", "target", "to", "new_path"})
     return op == "list_workbooks" or bool(_args(tool) & set(PATH_ARGS))
 
 

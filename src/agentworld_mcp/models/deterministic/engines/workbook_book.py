@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import posixpath
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +31,8 @@ MAX_SHEETS = 255
 MAX_CELLS = 200_000
 MAX_TEXT = 32_767
 EXTENSIONS = (".xlsm", ".xlsx", ".xltm", ".xltx")
+#: Other tabular files a catalog may say its tools take (a ``.csv`` is a workbook of one sheet).
+_NAMED_EXTENSIONS = re.compile(r"\.(csv|tsv|ods|xls)\b", re.IGNORECASE)
 
 
 class Failure(Exception):
@@ -114,15 +117,21 @@ def book_of(path: str, fields: dict[str, Any]) -> Book:
     return Book(str(fields.get("path") or path), sheets or [Sheet("Sheet1")])
 
 
-def normal_path(value: Any) -> str:
+def extensions(text: str) -> tuple[str, ...]:
+    """The file extensions a workbook may have: Excel's, and those the catalog's ``text`` names (``.csv``)."""
+    named = sorted({"." + m.lower() for m in _NAMED_EXTENSIONS.findall(text)})
+    return EXTENSIONS + tuple(e for e in named if e not in EXTENSIONS)
+
+
+def normal_path(value: Any, allowed: tuple[str, ...] = EXTENSIONS) -> str:
     """The workbook's key: its path as given, tidied (``./a.xlsx`` and ``a.xlsx`` are one file)."""
     if not isinstance(value, str) or not value.strip():
         raise Failure("path is required: the workbook's file name, such as 'sales.xlsx'.")
     if len(value) > 1024 or "\x00" in value:
         raise Failure("path is not a valid file name.")
     path = posixpath.normpath(value.strip().replace("\\", "/"))
-    if not path.lower().endswith(EXTENSIONS):
-        raise Failure(f"Path '{value}' must point to a workbook file ({', '.join(EXTENSIONS)}).")
+    if not path.lower().endswith(allowed):
+        raise Failure(f"Path '{value}' must point to a workbook file ({', '.join(allowed)}).")
     return path
 
 
@@ -159,5 +168,5 @@ def _safe_title(name: str) -> str:
         return "Sheet"
 
 
-__all__ = ["Book", "COLLECTION", "Failure", "MAX_CELLS", "MAX_SHEETS", "MAX_WORKBOOKS", "Sheet", "book_of",
+__all__ = ["Book", "COLLECTION", "EXTENSIONS", "Failure", "extensions", "MAX_CELLS", "MAX_SHEETS", "MAX_WORKBOOKS", "Sheet", "book_of",
            "check_value", "file_size", "normal_path"]

@@ -17,10 +17,12 @@ from ...base import Prediction, Step
 from .a1 import (
     Area, RangeError, address, check_sheet_name, parse_area, parse_cell, renamed_references, shifted,
 )
-from .workbook_args import PATH_ARGS as _PATH_ARGS, RANGE_ARGS as _RANGE_ARGS, SHEET_ARGS as _SHEET_ARGS
+from .workbook_args import (
+    PATH_ARGS as _PATH_ARGS, RANGE_ARGS as _RANGE_ARGS, SHEET_ARGS as _SHEET_ARGS, by_role, optional, regex_search,
+)
 from .workbook_book import (
-    COLLECTION, MAX_CELLS, MAX_SHEETS, MAX_WORKBOOKS, Book, Failure, Sheet, book_of, check_value, file_size,
-    normal_path,
+    COLLECTION, MAX_CELLS, MAX_SHEETS, MAX_WORKBOOKS, Book, Failure, Sheet, book_of, check_value, extensions,
+    file_size, normal_path,
 )
 from .workbook_calc import Calculator, syntax_error, warm_up
 
@@ -30,16 +32,42 @@ MAX_IO = 10_000
 warm_up()
 
 
-def _arg(step: Step, names: tuple[str, ...]) -> Any:
+def _arg(step: Step, names: tuple[str, ...], role: str | None = None) -> Any:
+    """The argument of one of the usual ``names``, else the one the catalog describes as playing ``role``."""
     lowered = {k.lower(): v for k, v in step.arguments.items()}
-    return next((lowered[n] for n in names if lowered.get(n) is not None), None)
+    found = next((lowered[n] for n in names if lowered.get(n) is not None), None)
+    return by_role(step.tool, step.arguments, role) if found is None and role is not None else found
 
 
-def _text(step: Step, names: tuple[str, ...], what: str) -> str:
-    value = _arg(step, names)
+def _text(step: Step, names: tuple[str, ...], what: str, role: str | None = None) -> str:
+    value = _arg(step, names, role)
     if not isinstance(value, str) or not value:
         raise Failure(f"{what} is required.")
     return value
+
+
+def _path(step: Step) -> str:
+    """The workbook's key, of an extension this catalog's tools name (decided once per catalog)."""
+    allowed = step.derived(("workbook", "extensions"), lambda: extensions(" ".join(
+        f"{t.get('description') or ''} {t.get('inputSchema') or ''}" for t in step.world.tools)))
+    return normal_path(_arg(step, _PATH_ARGS), allowed)
+
+
+_DEFAULTS = re.compile(r"defaults? to (.*)", re.IGNORECASE)
+_DEFAULT = re.compile(r"'([^']{1,31})'(?: for ([\w/ .]+))?")
+
+
+def default_sheet(tool: Any, path: str) -> str:
+    """A new workbook's first sheet: the default the sheet parameter's description states (for this kind of
+    file, when it names kinds), else ``Sheet1``."""
+    props = (tool.input_schema or {}).get("properties") or {}
+    for name in _SHEET_ARGS:
+        text = str((props.get(name) or {}).get("description") or "") if isinstance(props, dict) else ""
+        stated = _DEFAULTS.search(text)
+        for default, kinds in _DEFAULT.findall(stated.group(1) if stated else ""):
+            if not kinds or any(path.lower().endswith("." + k.strip(" .").lower()) for k in re.split(r"[/, ]+", kinds)):
+                return str(default)
+    return "Sheet1"
 
 
 class _Call:
@@ -49,6 +77,8 @@ class _Call:
         self.step = step
         self.changed: Book | None = None
         self.created = False
+        #: What the call found besides its answer, for a catalog that asks for it (:mod:`.workbook_serve`).
+        self.facts: JSONDict = {}
 
     def entity(self, path: str) -> Entity | None:
         """The workbook's entity: keyed by its path, or (a hand-written seed) any key with that path."""
@@ -63,14 +93,17 @@ class _Call:
         return entity.fields if entity is not None else None
 
     def book(self) -> Book:
-        path = normal_path(_arg(self.step, _PATH_ARGS))
+        path = _path(self.step)
         fields = self.entity_fields(path)
         if fields is None:
             raise Failure(f"Workbook {path} does not exist.")
         return book_of(path, fields)
 
     def sheet(self, book: Book) -> Sheet:
-        return book.sheet(_text(self.step, _SHEET_ARGS, "sheet"))
+        """The sheet the call names; the first one where the catalog leaves the sheet optional."""
+        if _arg(self.step, _SHEET_ARGS, "sheet") is None and optional(self.step.tool, "sheet"):
+            return book.sheets[0]
+        return book.sheet(_text(self.step, _SHEET_ARGS, "sheet", "sheet"))
 
     def save(self, book: Book, *, created: bool = False) -> None:
         if book.cell_count() > MAX_CELLS:
@@ -79,15 +112,25 @@ class _Call:
 
 
 def _area(step: Step, sheet: Sheet, *, default_used: bool = False) -> Area:
-    text = _arg(step, _RANGE_ARGS)
+    text = _arg(step, _RANGE_ARGS, "range")
     if text is None and _arg(step, ("start_cell",)):
         end = _arg(step, ("end_cell",))
         text = f"{_arg(step, ('start_cell',))}:{end}" if end else _arg(step, ("start_cell",))
     if text is None:
         if default_used:
-            return sheet.used()
+            return _bounded(step, sheet.used())
         raise Failure("range is required, in A1 notation such as 'A1:C10'.")
     return parse_area(str(text), sheet.used())
+
+
+def _bounded(step: Step, used: Area) -> Area:
+    """The used area cut to the rows and columns the call bounds it by (``start_row``, ``end_column``...)."""
+    def bound(names: tuple[str, ...], default: int) -> int:
+        value = _arg(step, names)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else default
+
+    return Area(bound(("start_row", "first_row"), used.min_row), bound(("start_col", "start_column"), used.min_col),
+                bound(("end_row", "last_row"), used.max_row), bound(("end_col", "end_column"), used.max_col))
 
 
 def _rows(values: list[list[Any]]) -> list[list[Any]]:
@@ -104,12 +147,12 @@ def _rows(values: list[list[Any]]) -> list[list[Any]]:
 
 def _create_workbook(call: _Call) -> JSONDict:
     step = call.step
-    path = normal_path(_arg(step, _PATH_ARGS))
+    path = _path(step)
     if call.entity_fields(path) is not None and not step.arguments.get("overwrite"):
         raise Failure(f"{path} already exists. Pass overwrite=true to replace it.")
     if len(step.episode.ledger.items(COLLECTION)) >= MAX_WORKBOOKS:
         raise Failure(f"At most {MAX_WORKBOOKS} workbooks can be created in one session.")
-    names = step.arguments.get("sheets") or [_arg(step, _SHEET_ARGS) or "Sheet1"]
+    names = step.arguments.get("sheets") or [_arg(step, _SHEET_ARGS) or default_sheet(step.tool, path)]
     book = Book(path, [])
     for name in names if isinstance(names, list) else [names]:
         check_sheet_name(str(name))
@@ -142,7 +185,10 @@ def _list_workbooks(call: _Call) -> JSONDict:
 
 
 def _describe_sheet(call: _Call) -> JSONDict:
-    return {"used_range": call.sheet(call.book()).used().a1()}
+    sheet = call.sheet(call.book())
+    used = sheet.used()
+    call.facts = {"rows": used.max_row if sheet.cells else 0, "columns": used.max_col if sheet.cells else 0}
+    return {"used_range": used.a1()}
 
 
 def _list_sheets(call: _Call) -> JSONDict:
@@ -151,7 +197,11 @@ def _list_sheets(call: _Call) -> JSONDict:
 
 def _create_sheet(call: _Call) -> JSONDict:
     book = call.book()
-    name = _text(call.step, ("new_name", "sheet_name", "name", "sheet", "title"), "new_name")
+    name = _arg(call.step, ("new_name", "sheet_name", "name", "sheet", "title"), "new_sheet")
+    if name is None and optional(call.step.tool, "new_sheet"):  # "auto-generated if omitted"
+        name = next(f"Sheet{n}" for n in range(len(book.sheets) + 1, MAX_SHEETS + 2) if book.find(f"Sheet{n}") is None)
+    name = _text(call.step, ("new_name", "sheet_name", "name", "sheet", "title"), "new_name", "new_sheet") \
+        if name is None else str(name)
     check_sheet_name(name)
     book.taken(name)
     if len(book.sheets) >= MAX_SHEETS:
@@ -165,8 +215,8 @@ def _create_sheet(call: _Call) -> JSONDict:
 
 def _rename_sheet(call: _Call) -> JSONDict:
     book = call.book()
-    sheet = book.sheet(_text(call.step, ("sheet", "sheet_name", "old_name", "source_sheet"), "sheet"))
-    new = _text(call.step, ("new_name", "new_sheet_name", "target_name", "name"), "new_name")
+    sheet = book.sheet(_text(call.step, ("sheet", "sheet_name", "old_name", "source_sheet"), "sheet", "sheet"))
+    new = _text(call.step, ("new_name", "new_sheet_name", "target_name", "name"), "new_name", "new_sheet")
     check_sheet_name(new)
     book.taken(new, besides=sheet)
     old, sheet.name = sheet.name, new
@@ -180,8 +230,12 @@ def _rename_sheet(call: _Call) -> JSONDict:
 
 def _copy_sheet(call: _Call) -> JSONDict:
     book = call.book()
-    sheet = book.sheet(_text(call.step, ("sheet", "sheet_name", "source_sheet"), "sheet"))
-    new = _text(call.step, ("new_name", "target_sheet", "new_sheet_name", "name"), "new_name")
+    sheet = book.sheet(_text(call.step, ("sheet", "sheet_name", "source_sheet"), "sheet", "sheet"))
+    new = _arg(call.step, ("new_name", "target_sheet", "new_sheet_name", "name"), "new_sheet")
+    if new is None and optional(call.step.tool, "new_sheet"):
+        new = next(f"{sheet.name} ({n})" for n in range(2, MAX_SHEETS + 2) if book.find(f"{sheet.name} ({n})") is None)
+    new = _text(call.step, ("new_name", "target_sheet", "new_sheet_name", "name"), "new_name", "new_sheet") \
+        if new is None else str(new)
     check_sheet_name(new)
     book.taken(new)
     copy = Sheet(new, {k: renamed_references(v, sheet.name, new) if isinstance(v, str) and v.startswith("=") else v
@@ -227,9 +281,12 @@ def _write_range(call: _Call) -> JSONDict:
         raise Failure(f"At most {MAX_IO} cells can be written per call; write fewer rows.")
     if area.max_row > 1_048_576 or area.max_col > 16_384:
         raise Failure("The data does not fit on the sheet from that cell.")
+    from .workbook_rows import coerced, coerces_numbers
+
+    coerce = coerces_numbers(call.step)
     for i, row in enumerate(rows):
         for j, value in enumerate(row):
-            _store(sheet, top + i, left + j, value)
+            _store(sheet, top + i, left + j, coerced(value) if coerce else value)
     call.save(book)
     return {"sheet": sheet.name, "range": area.a1(), "cells_written": sum(len(r) for r in rows)}
 
@@ -273,6 +330,7 @@ def _read_range(call: _Call) -> JSONDict:
             out.append(value)
         values.append(out)
     answer: JSONDict = {"range": page.a1(), "values": _rows(values)}
+    call.facts = {"values": answer["values"], **({"value": values[0][0]} if area.size == 1 else {})}
     if page.max_row < area.max_row:
         answer["next_range"] = Area(page.max_row + 1, area.min_col, area.max_row, area.max_col).a1()
     if uncalculated:
@@ -286,8 +344,9 @@ def _shown(value: Any) -> str:
 
 def _find_cells(call: _Call) -> JSONDict:
     book = call.book()
-    query = _text(call.step, ("query", "search", "search_term", "text", "value"), "query")
-    sheets = [call.sheet(book)] if _arg(call.step, _SHEET_ARGS) else book.sheets
+    query = _text(call.step, ("query", "search", "search_term", "text", "value"), "query", "pattern")
+    sheets = [call.sheet(book)] if _arg(call.step, _SHEET_ARGS, "sheet") else book.sheets
+    regex = _compiled(query) if regex_search(call.step.tool) else None
     exact, case = bool(call.step.arguments.get("exact")), bool(call.step.arguments.get("case_sensitive"))
     formulas = call.step.arguments.get("mode") == "formulas"
     most = call.step.arguments.get("max_results")
@@ -301,13 +360,27 @@ def _find_cells(call: _Call) -> JSONDict:
             if not formulas and isinstance(value, str) and value.startswith("="):
                 continue  # the server searches stored values, and a formula written here has none yet
             text = _shown(value) if case else _shown(value).lower()
-            if (text == needle) if exact else (needle in text):
+            if regex is not None:
+                hit = regex.search(_shown(value)) is not None
+            else:
+                hit = (text == needle) if exact else (needle in text)
+            if hit:
                 if found == most:
                     truncated = True
                     break
                 matches.setdefault(sheet.name, {})[address(r, c)] = value
+                call.facts.setdefault("matches", []).append({"sheet": sheet.name, "cell": address(r, c), "value": value})
                 found += 1
     return {"matches": matches, **({"truncated": True} if truncated else {})}
+
+
+def _compiled(pattern: str) -> re.Pattern[str]:
+    if len(pattern) > 1_000:
+        raise Failure("The pattern is too long.")
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise Failure(f"Invalid regular expression: {exc}") from exc
 
 
 def _retyped(text: str) -> Any:
@@ -400,7 +473,63 @@ def _format(call: _Call) -> JSONDict:
     return {"sheet": sheet.name, "range": _area(call.step, sheet).a1()}
 
 
-_OPS: dict[str, Callable[[_Call], JSONDict]] = {
+def _copy_workbook(call: _Call) -> JSONDict:
+    step = call.step
+    source = _arg(step, ("source", "src", "from", *_PATH_ARGS))
+    target = _arg(step, ("destination", "dest", "target", "to", "new_path"))
+    allowed = extensions(" ".join(str(t.get("description") or "") for t in step.world.tools))
+    source_path, target_path = normal_path(source, allowed), normal_path(target, allowed)
+    fields = call.entity_fields(source_path)
+    if fields is None:
+        raise Failure(f"File not found: {source}")
+    if call.entity_fields(target_path) is not None:
+        raise Failure(f"File already exists: {target}")
+    book = book_of(source_path, fields)
+    call.save(Book(target_path, book.sheets), created=True)
+    return {"path": target_path}
+
+
+def _rows_op(kind: str) -> Callable[[_Call], JSONDict]:
+    def run(call: _Call) -> JSONDict:
+        from .workbook_rows import append_rows, delete_lines, insert_lines
+
+        book = call.book()
+        sheet = call.sheet(book)
+        axis = 0 if kind.endswith("rows") else 1
+        if kind == "append_rows":
+            result = append_rows(call.step, sheet, _store)
+        elif kind.startswith("insert"):
+            result = insert_lines(call.step, sheet, _store, axis=axis)
+        else:
+            result = delete_lines(call.step, sheet, axis=axis)
+        call.save(book)
+        return result
+    return run
+
+
+def _describe_table(call: _Call) -> Any:
+    from .workbook_rows import describe_table
+
+    book = call.book()
+    if _arg(call.step, _SHEET_ARGS, "sheet") is None:
+        return [describe_table(call.step, sheet) for sheet in book.sheets]
+    return describe_table(call.step, call.sheet(book))
+
+
+def _sql(call: _Call) -> Any:
+    from .workbook_sql import run_sql
+
+    book = call.book()
+    result, changed = run_sql(call.step, book)
+    if changed:
+        call.save(book)
+    return result
+
+
+_OPS: dict[str, Callable[[_Call], Any]] = {
+    "copy_workbook": _copy_workbook, "append_rows": _rows_op("append_rows"), "insert_rows": _rows_op("insert_rows"),
+    "delete_rows": _rows_op("delete_rows"), "insert_columns": _rows_op("insert_columns"),
+    "delete_columns": _rows_op("delete_columns"), "describe_table": _describe_table, "sql": _sql,
     "create_workbook": _create_workbook, "describe_workbook": _describe_workbook, "list_workbooks": _list_workbooks,
     "describe_sheet": _describe_sheet, "list_sheets": _list_sheets, "create_sheet": _create_sheet,
     "rename_sheet": _rename_sheet, "copy_sheet": _copy_sheet, "delete_sheet": _delete_sheet,
@@ -415,6 +544,9 @@ def answer(step: Step, op: str) -> Prediction:
     call = _Call(step)
     try:
         result = _OPS[op](call)
+        from .workbook_serve import served
+
+        result = served(step, op, result, call.facts)
     except (Failure, RangeError) as exc:
         return Prediction(f"Error executing tool {step.tool.name}: {exc}", is_error=True, effects=[])
     effects: list[Effect] = []
@@ -423,6 +555,10 @@ def answer(step: Step, op: str) -> Prediction:
         effects.append(Effect("update" if entity is not None else "create", COLLECTION,
                               entity.key if entity is not None else call.changed.path, call.changed.fields()))
     # the reference server prints its result compactly beside the structured copy
+    from .workbook_serve import wraps
+
+    if not isinstance(result, dict) or wraps(step):  # a value the tool returns: the serving prints and wraps it
+        return Prediction(result, effects=effects, text=result if isinstance(result, str) else None)
     return Prediction(result, effects=effects, text=json.dumps(result, separators=(",", ":"), ensure_ascii=False))
 
 
