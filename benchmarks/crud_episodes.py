@@ -58,6 +58,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from agentworld_mcp.state.step import Prediction, Step  # noqa: E402
 from agentworld_mcp.world.catalog import Catalog  # noqa: E402
 from agentworld_mcp.world.roles import PAGINATION_ARGS, ToolRole, nouns_of, singular, verb_kind, words  # noqa: E402
+from agentworld_mcp.world.stated_values import listed  # noqa: E402
 from agentworld_mcp.world.values import generate  # noqa: E402
 from agentworld_mcp.world.world import World, load_world  # noqa: E402
 
@@ -226,7 +227,8 @@ def _free_text(schema: Any) -> bool:
         return len(options) == 1 and _free_text({**options[0], "maxLength": schema.get("maxLength", 100)})
     return (isinstance(schema, dict) and schema.get("type") == "string" and not schema.get("enum")
             and "const" not in schema and not schema.get("format") and not schema.get("pattern")
-            and int(schema.get("maxLength", 100)) >= 24)
+            and int(schema.get("maxLength", 100)) >= 24
+            and not listed(str(schema.get("description") or "")))  # a stated vocabulary is an enum in words
 
 
 def _item_schema(call: Call) -> JSONDict | None:

@@ -12,7 +12,8 @@ This module reads such literals, tolerantly: quoted or bare keys, keys with no v
 (``N`` a count, ``str`` / ``bool`` a type, ``task`` a shape named elsewhere in the description),
 nested ``{...}`` and ``[x, ...]``, alternatives (``str or null``, ``"a"|"b"``), ``task + "extra"``
 and parenthesised asides (the LALR grammar ``data/described_literal.lark``). The first literal
-that does not report a failure is the success shape;
+that does not report a failure is the success shape (a description with no literal may state the shape
+in words: :mod:`.described_prose`);
 one with a ``false`` flag (or only error fields) is the failure shape, and the codes it states
 (``task_not_found``) are kept. A literal counts only where a sentence or line of the description's
 own says it is returned (``Returns: {...}``), or right after such a literal (``... on success, or
@@ -199,6 +200,16 @@ def fill_unstated(value: Any, shape: Any) -> Any:
 
 @functools.lru_cache(maxsize=512)
 def _described(description: str) -> DescribedReturns | None:
+    found = _literal(description)
+    if found is None:  # no literal: a statement in words (``Dict with success status and link_id``)
+        from .described_prose import prose_returns
+
+        prose = prose_returns(description)
+        found = DescribedReturns(*prose) if prose is not None else None
+    return found
+
+
+def _literal(description: str) -> DescribedReturns | None:
     start = _RETURNS.search(description)
     if start is None or "{" not in description[start.start():] and "[" not in description[start.start():]:
         return None

@@ -186,6 +186,11 @@ def _string(schema: JSONDict, rng: random.Random, name: str) -> str:
     value = _by_format(fmt, rng) if fmt else None
     if value is None and schema.get("pattern"):
         value = _from_pattern(schema["pattern"], rng) or _sampled(schema["pattern"], rng)
+    if value is None and isinstance(schema.get("description"), str):
+        from .stated_values import listed  # ``Type of IP ('ipv4' or 'ipv6')``: a word the service takes
+
+        words = listed(schema["description"])
+        value = rng.choice(words) if words else None
     if value is None:
         value = _by_name(name, rng)
     low, high = int(schema.get("minLength", 0)), schema.get("maxLength")

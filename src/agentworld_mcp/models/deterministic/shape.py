@@ -69,7 +69,15 @@ def shaped_spec(spec: ToolSpec) -> ToolSpec | None:
 
 
 def predict_in_shape(step: Step, predict: Callable[[Step], Prediction]) -> Prediction:
-    """``predict(step)``, answered in the tool's inferred shape when it has one."""
+    """``predict(step)``, answered in the tool's inferred shape when it has one, in the catalog's house
+    style (house_style.py); a value the catalog's words rule out is refused first (stated_refusal.py)."""
+    from .house_style import in_house_style
+    from .stated_refusal import stated_refusal
+
+    return in_house_style(step, stated_refusal(step) or _in_shape(step, predict))
+
+
+def _in_shape(step: Step, predict: Callable[[Step], Prediction]) -> Prediction:
     from .learned_rules import computed
 
     shaped = shaped_spec(step.tool)
