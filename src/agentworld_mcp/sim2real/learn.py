@@ -41,6 +41,7 @@ from ..world.catalog import Catalog, ToolSpec
 from .learn_text import add_sentences
 from .learn_values import add_value_meta
 from .learn_environment import add_environment_meta
+from .learn_files import FILES, learned_files, merge_files
 from .learn_provenance import in_context, looks_up, with_recorded_flags
 from .learn_lifecycle import add_lifecycle_meta
 from .learn_views import add_view_meta
@@ -156,6 +157,11 @@ def observed_seed(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> 
     # a relative path is read from the root when every path was relative (a vault's own paths), and left out
     # beside absolute ones (which directory it is relative to is the server's choice)
     files = _file_collection(catalog)
+    if shown_files := learned_files(episodes, catalog):  # line by line, listed, under a cd: learn_files.py
+        files = files or FILES
+        merge_files(seed.setdefault(files, []), shown_files, MAX_SEED)
+        relative = relative or any(not e["path"].startswith("/") for e in shown_files)
+        absolute = absolute or any(e["path"].startswith("/") for e in shown_files)
     if files in seed and relative:
         kept = [i for i in seed[files] if not absolute or not isinstance(i.get("path"), str) or i["path"].startswith("/")]
         for item in kept:

@@ -263,7 +263,8 @@ def _listdir(step: Step, session: Session) -> Prediction:
     raw = next((v for n, v in step.arguments.items() if _PATHLIKE.search(n) and isinstance(v, str)), ".")
     directory = _key(step, raw.rstrip("/") or "/")
     prefix = directory.rstrip("/") + "/"
-    if step.episode.ledger.get("files", directory) is not None:
+    entity = step.episode.ledger.get("files", directory)
+    if entity is not None and entity.fields.get("type") != "directory":  # a seeded directory lists
         return error("Specified path is not a directory.")
     gone = {_key(step, g) for g in session.gone}
     names = []

@@ -1,0 +1,427 @@
+"""The files a recording showed before the session changed them: a learned world's initial file tree.
+
+A session of a file or editor server reads files that were there before it started; a world learned
+from it must start with them, or a different session's reads come back empty. This module walks each
+recorded episode in order, as the server saw it, and keeps what the answers showed of every file:
+
+* its whole text (a read of one file that is not one page of it: ``{"content": ...}``, ``{"file_content":
+  ...}``, the text of a file read);
+* single lines by number: ``[[n, "text"], ...]`` pairs (a diff preview's ``["-n", "old"]`` pairs too, never
+  its ``"+n"`` ones), ``{"lines": [...], "start_line": n}`` (or the call's ``start`` argument), search
+  matches ``{"path", "line", "text"}``, a unified diff's context and removed lines under ``@@ -n,m ...``;
+* its length, where an answer states a total (``total_lines``) or a range read stopped short of its end;
+* that it exists: a directory listing's names (``[FILE] a.txt``/``[DIR] src``, lists of file names, a tree
+  of ``{"name", "type", "children"}``, the paths a search printed), relative to the listed directory.
+
+Paths are read as the tools address them: the path argument, else the file an earlier call set
+(``set_file(filepath)``, then ``read()``), relative paths against the directory a ``cd`` moved to. A file
+stops being learned once a successful change named it (its path, a directory above it, or the current
+file for a change that names none): what a read shows after a write is the session's work, not the
+initial state. A change's own answer is read first, for the old lines its diff shows.
+
+A file whose every line was shown gets its text; one shown in part gets the lines it showed at their
+numbers and blank lines elsewhere (up to its stated length or the last line seen); a name only listed is
+a file without content when it looks like one (``a.txt``), else a directory.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..models.deterministic.engines.git import is_git_catalog
+from ..models.deterministic.engines.shell import is_shell
+from ..models.deterministic.learned_state import answer_data, answer_text, failed, unwrapped
+from ..world.catalog import Catalog, ToolSpec
+from ..world.roles import normalise_path
+from .score import RecordedTurn
+
+JSONDict = dict[str, Any]
+#: The file store's collection (``models/deterministic/files.py``), where a shell's tree lives too.
+FILES = "files"
+#: A stated length above this is not believed (a file of blank lines that long is no use to anyone).
+MAX_LINES = 100_000
+#: Argument names that hold a path (``path``, ``filepath``, ``file_name``, ``dirpath``, ``source``, ``folder``).
+_PATHLIKE = re.compile(r"(?:^|_|[a-z])(?:path|Path|PATH)s?$|^(?:file|dir|folder)_?names?\d*$|^filenames?\d*$"
+                       r"|^(?:source|destination|src|dst|dest|target|folder|directory|dir)$", re.IGNORECASE)
+_DIRECTORY_ARG = re.compile(r"dir|folder", re.IGNORECASE)
+#: Verbs of tools that show state without changing it (``set_file`` only when it takes nothing but a path).
+_READING = {"read", "view", "show", "get", "list", "ls", "listdir", "find", "search", "grep", "skim", "cat", "head",
+            "tail", "wc", "sort", "diff", "du", "pwd", "stat", "info", "select", "mark", "cancel", "discard", "cd",
+            "chdir", "count", "describe", "inspect", "preview", "lookup", "glob", "tree", "locate", "check"}
+_SETTING = {"set", "open", "use", "switch", "choose", "change"}
+#: ``cd``; or a setter of a directory (``set_working_dir``): where later relative paths start.
+_MOVING_TO = {"cd", "chdir", "pushd"}
+_DIRECTORY_WORDS = {"dir", "directory", "folder", "cwd", "workdir", "listdir"}
+_DRY_RUN = ("dryRun", "dry_run", "preview")
+#: Arguments that name a version of a file (a commit, a tag): what it shows is no state of the file on disk.
+_VERSIONED = re.compile(r"^(?:object|ref|rev|revision|commit|sha|hash|branch|tag|version|tree_?ish|at_?ref)$",
+                        re.IGNORECASE)
+#: Verbs of a read that shows one file's text.
+_WHOLE_READ = {"read", "cat", "view", "show", "open", "get", "print", "load", "fetch"}
+_TEXT_FIELD = re.compile(r"^(?:file_?)?(?:content|contents|text|body|markdown)$", re.IGNORECASE)
+#: Arguments that make a read one page of a file, not all of it.
+_PAGING = {"head", "tail", "offset", "limit", "start", "end", "start_line", "end_line", "startline", "endline",
+           "cursor", "max_chars", "maxchars", "length", "from", "to", "line", "lines", "page"}
+_START = ("start_line", "startLine", "start", "from_line", "first_line", "from")
+_END_ARG = ("end", "end_line", "endLine", "to", "last_line")
+_TOTAL = re.compile(r"^(?:total_?lines|lines_?total|total_?line_?count|num_?lines|line_?total)$", re.IGNORECASE)
+_LINE_NO = ("line", "line_number", "lineNumber", "lineno", "line_no")
+_LINE_TEXT = ("text", "line_text", "lineText", "content", "snippet", "line_content")
+_LISTING_WORDS = {"ls", "list", "listdir", "dir", "tree", "find", "search", "glob", "locate", "files"}
+_LISTING_KEYS = {"files", "filenames", "names", "entries", "contents", "content", "children", "items", "matches",
+                 "results", "paths", "listing", "dirs", "directories", "folders", "filepaths"}
+_NUMBERED = re.compile(r"^([-+]?)(\d+)$")
+_HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@")
+_MARKED = re.compile(r"^\[(FILE|DIR)\]\s+(.+)$")
+_EXTENSION = re.compile(r"[^./]\.[A-Za-z0-9]{1,8}$")
+
+
+@dataclass
+class _File:
+    """What the answers showed of one path before the session changed it."""
+
+    relative: bool
+    kind: str | None = None  # "file", "directory", or None: a name only listed
+    text: str | None = None
+    lines: dict[int, str] = field(default_factory=dict)
+    total: int | None = None
+
+
+@dataclass
+class _Session:
+    """One episode's current directory (``/`` = where the session started) and current file."""
+
+    cwd: str = "/"
+    relative: bool = True
+    current: tuple[str, bool] | None = None
+
+
+class _Tree:
+    def __init__(self) -> None:
+        self.files: dict[str, _File] = {}
+        self.written: set[tuple[str, bool]] = set()
+
+    def touched(self, where: tuple[str, bool]) -> bool:
+        """Whether the session changed the path or a directory above it. A relative path and an absolute one
+        are one file when the absolute one ends with it (``docs/a.txt`` read from ``/workspace``)."""
+        key, relative = where
+        while True:
+            for done, done_relative in self.written:
+                if done_relative == relative and key == done:
+                    return True
+                whole, part = (done, key) if relative else (key, done)
+                if done_relative != relative and part != "/" and (whole == part or whole.endswith(part)):
+                    return True
+            if key in ("/", ""):
+                return False
+            key = posixpath.dirname(key)
+
+    def wrote_below(self, where: tuple[str, bool]) -> bool:
+        prefix = where[0].rstrip("/") + "/"
+        return any(done.startswith(prefix) for done, _ in self.written)
+
+    def at(self, where: tuple[str, bool]) -> _File | None:
+        key, relative = where
+        if key == "/" or self.touched(where):
+            return None
+        return self.files.setdefault(key, _File(relative))
+
+    def line(self, where: tuple[str, bool], number: int, text: str) -> None:
+        seen = self.at(where)
+        if seen is not None and 1 <= number <= MAX_LINES:
+            seen.kind = "file"
+            seen.lines.setdefault(number, text.removesuffix("\n").removesuffix("\r"))
+
+
+def learned_files(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> list[JSONDict]:
+    """The ``files`` entries (``{"path", "type", "content"}``) the recorded answers showed before the session
+    changed them (see the module doc); relative paths stay relative (``observed_seed`` roots them). Only for
+    a catalog that keeps files (a tool of the file style, or a shell's commands). A version
+    control catalog's working tree is ``learn_repository``'s: there a text shown may be a commit's or the
+    index's, not the file's, and only that learner tells them apart."""
+    if is_git_catalog(catalog.world) or not (any(s.role.style == "file" for s in catalog) or is_shell(catalog.world)):
+        return []
+    tree = _Tree()
+    for turns in episodes.values():
+        session = _Session()
+        for turn in turns:
+            spec = catalog.get(turn.tool)
+            if spec is not None and not failed(turn.result):
+                _read_turn(tree, session, turn, spec)
+    return _entries(tree)
+
+
+def merge_files(entries: list[JSONDict], learned: list[JSONDict], limit: int) -> None:
+    """``learned`` added to ``entries`` (the seed's files so far): a path already there keeps its entry, which
+    takes the learned text where it had none; a new path is appended while fewer than ``limit`` are held."""
+    held = {normalise_path("/" + str(e.get("path", "")).lstrip("/")): e for e in entries}
+    for entry in learned:
+        known = held.get(normalise_path("/" + entry["path"].lstrip("/")))
+        if known is None and len(entries) < limit:
+            entries.append(entry)
+        elif known is not None and "content" not in known and "content" in entry and known.get("type", "file") == "file":
+            known["content"] = entry["content"]
+
+
+# -- one call ------------------------------------------------------------------------------------
+
+
+def _read_turn(tree: _Tree, session: _Session, turn: RecordedTurn, spec: ToolSpec) -> None:
+    args = turn.arguments
+    named = [(n, v) for n, v in args.items() if _PATHLIKE.search(n) and isinstance(v, str) and v]
+    listed = [str(v) for n, values in args.items() if _PATHLIKE.search(n) and isinstance(values, list)
+              for v in values if isinstance(v, str) and v]
+    words = _words(spec.name)
+    if words & _MOVING_TO or words & _SETTING and words & _DIRECTORY_WORDS and len(named) == 1:
+        folder = next((v for _, v in named), next((v for v in args.values() if isinstance(v, str) and v), None))
+        if folder is not None:  # ``cd folder``, ``set_working_dir(path)``: later relative paths start there
+            session.cwd, session.relative = _resolve(session, folder)
+            _mark_directory(tree, (session.cwd, session.relative))
+        return
+    on_directory = bool(words & _DIRECTORY_WORDS)
+    files = [(n, v) for n, v in named if not on_directory and not _DIRECTORY_ARG.search(n)]
+    target = _resolve(session, files[0][1]) if files else session.current if not named else None
+    base = _resolve(session, named[0][1]) if named else (session.cwd, session.relative)
+    data = answer_data(turn.result)
+    changes = _changes(spec, args, words)
+    # a version of a file other than the one on disk (``show(object=HEAD~1, path)``) says nothing of its state
+    versioned = any(_VERSIONED.match(n) and v not in (None, "", False) for n, v in args.items())
+    if not versioned:
+        previews = changes or any(args.get(n) is True for n in _DRY_RUN)
+        _lines_of(tree, session, data if data is not None else answer_text(turn.result), target, args, previews)
+    if not changes and not versioned:
+        _whole_text(tree, turn, spec, data, target, args, words, len(named) + len(listed))
+        if named and not files or words & _LISTING_WORDS or spec.role.kind in ("list", "search"):
+            _listing(tree, session, turn, spec, data, base, words)
+    if changes:
+        for where in [*(_resolve(session, v) for _, v in named), *(_resolve(session, v) for v in listed)] or (
+                [session.current] if session.current is not None else []):
+            tree.written.add(where)
+    if files:
+        session.current = target
+
+
+def _changes(spec: ToolSpec, args: JSONDict, words: set[str]) -> bool:
+    """Whether the call may change a file: any tool but one that reads (by its role or its verb), a dry run,
+    or an opener that takes nothing but a path (``set_file(filepath)``)."""
+    if any(args.get(n) is True for n in _DRY_RUN):
+        return False
+    if spec.role.kind in ("list", "search", "read"):
+        return False
+    if words & _SETTING and all(_PATHLIKE.search(n) for n in args):
+        return False
+    return not words & _READING
+
+
+def _resolve(session: _Session, raw: str) -> tuple[str, bool]:
+    """(key, relative): an absolute path as it is, a relative one against the current directory (``/`` being
+    where a session that never named an absolute directory started)."""
+    raw = raw.strip()
+    if raw.startswith("/"):
+        return normalise_path(raw), False
+    if raw == "~" or raw.startswith("~/"):
+        raw = raw[2:]
+    return normalise_path(posixpath.join(session.cwd, raw)), session.relative
+
+
+def _words(name: str) -> set[str]:
+    return set(re.split(r"[_\-.\s]+|(?<=[a-z])(?=[A-Z])", name.lower())) - {""}
+
+
+def _mark_directory(tree: _Tree, where: tuple[str, bool]) -> None:
+    """A directory listed or entered exists, unless the session wrote below it first (it may have made it)."""
+    if tree.wrote_below(where):
+        return
+    seen = tree.at(where)
+    if seen is not None and seen.kind is None:
+        seen.kind = "directory"
+
+
+# -- what an answer shows --------------------------------------------------------------------------
+
+
+def _lines_of(tree: _Tree, session: _Session, data: Any, target: tuple[str, bool] | None, args: JSONDict,
+              previews: bool) -> None:
+    """Lines by number anywhere in the answer. A change's answer (or a dry run's) counts only for the old
+    lines its preview shows; a diff counts only there (elsewhere its old side may be another version)."""
+    if isinstance(data, str):
+        if target is not None and previews:
+            _unified_diff(tree, target, data)
+        return
+    for node in _nodes(data):
+        if isinstance(node, list) and node and target is not None and all(_pair(i) for i in node):
+            signed = any(isinstance(n, str) for n, _ in node)
+            if signed and not previews:
+                continue
+            shown = []
+            for number, text in node:
+                sign, digits = _NUMBERED.match(str(number)).groups()  # type: ignore[union-attr]
+                if sign != "+":
+                    tree.line(target, int(digits), text)
+                    shown.append(int(digits))
+            if not previews and shown:
+                _stopped_short(tree, target, args, max(shown))
+        elif previews:
+            continue
+        elif isinstance(node, list):
+            for item in node:
+                if isinstance(item, dict):
+                    _match(tree, session, item, target)
+        elif isinstance(node, dict) and target is not None:
+            start = next((node[k] for k in _START if _number(node.get(k))), None)
+            start = start if start is not None else next((args[k] for k in _START if _number(args.get(k))), None)
+            for key, value in node.items():
+                if "line" in key.lower() and isinstance(value, list) and value and start is not None \
+                        and all(isinstance(v, str) for v in value):
+                    for offset, text in enumerate(value):
+                        tree.line(target, int(start) + offset, text)
+                if _TOTAL.match(key) and _number(value) and (seen := tree.at(target)) is not None:
+                    seen.kind, seen.total = "file", min(int(value), MAX_LINES)
+
+
+def _pair(item: Any) -> bool:
+    return isinstance(item, list) and len(item) == 2 and isinstance(item[1], str) and (
+        isinstance(item[0], int) and not isinstance(item[0], bool) or isinstance(item[0], str)
+        and _NUMBERED.match(item[0]) is not None)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _stopped_short(tree: _Tree, target: tuple[str, bool], args: JSONDict, last: int) -> None:
+    """A range read that asked past the last line it showed: the file ends there."""
+    end = next((args[k] for k in _END_ARG if _number(args.get(k))), None)
+    seen = tree.at(target)
+    if end is not None and int(end) > last and seen is not None and seen.total is None:
+        seen.total = last
+
+
+def _match(tree: _Tree, session: _Session, item: JSONDict, target: tuple[str, bool] | None) -> None:
+    """A search match that shows a line's number and its text, in the file it names or the current one."""
+    number = next((item[k] for k in _LINE_NO if _number(item.get(k))), None)
+    text = next((item[k] for k in _LINE_TEXT if isinstance(item.get(k), str)), None)
+    path = next((item[k] for k in ("path", "file", "filepath", "file_path", "filename") if isinstance(item.get(k), str)
+                 and item[k]), None)
+    where = _resolve(session, path) if path is not None else target
+    if number is not None and text is not None and where is not None and "\n" not in text.rstrip("\n"):
+        tree.line(where, int(number), text)
+
+
+def _unified_diff(tree: _Tree, target: tuple[str, bool], text: str) -> None:
+    """A unified diff's old side: context and removed lines numbered from each hunk's ``@@ -n``."""
+    number: int | None = None
+    for line in text.splitlines():
+        hunk = _HUNK.match(line)
+        if hunk is not None:
+            number = int(hunk.group(1))
+        elif number is not None and line[:1] in (" ", "-") and not line.startswith("---"):
+            tree.line(target, number, line[1:])
+            number += 1
+        elif number is not None and not line.startswith(("+", "\\")):
+            number = None  # past the hunks (a closing fence)
+
+
+def _whole_text(tree: _Tree, turn: RecordedTurn, spec: ToolSpec, data: Any, target: tuple[str, bool] | None,
+                args: JSONDict, words: set[str], paths: int) -> None:
+    """A read of one whole file: its text."""
+    role = spec.role
+    other_op = role.style == "file" and role.op not in (None, "read")  # a file's info, a listing: not its text
+    reads = not other_op and (role.kind == "read" and role.style == "file" or bool(words & _WHOLE_READ))
+    paged = any(a.lower() in _PAGING and v not in (None, 0, "") for a, v in args.items())
+    if target is None or not reads or paths > 1 or paged:
+        return
+    text: str | None = None
+    for body in (data, unwrapped(data)):
+        if isinstance(body, dict):
+            if body.get("has_more") is True or body.get("truncated") is True or body.get("offset") not in (None, 0) \
+                    or body.get("next_cursor"):
+                return
+            found = [v for k, v in body.items() if _TEXT_FIELD.match(k) and isinstance(v, str)]
+            text = found[0] if len(found) == 1 else text
+    if data is None and role.kind == "read" and role.style == "file":
+        text = answer_text(turn.result)
+    seen = tree.at(target) if text is not None else None
+    if seen is not None and seen.text is None:
+        seen.kind, seen.text = "file", text
+
+
+def _listing(tree: _Tree, session: _Session, turn: RecordedTurn, spec: ToolSpec, data: Any,
+             base: tuple[str, bool], words: set[str]) -> None:
+    """The names a directory listing or a search showed, below the listed directory."""
+    names: list[tuple[str, str | None]] = []
+    text = answer_text(turn.result) if data is None else None
+    body = unwrapped(data)
+    if isinstance(text, str) and text.strip():
+        lines = [line.strip() for line in text.splitlines() if line.strip()]
+        marked = [_MARKED.match(line) for line in lines]
+        if any(marked):
+            names = [(re.split(r"\s{2,}", m.group(2))[0].strip(), "directory" if m.group(1) == "DIR" else "file")
+                     for m in marked if m is not None]
+        elif spec.role.kind in ("list", "search") and all(line.startswith(("/", "./")) for line in lines):
+            names = [(line, None) for line in lines]
+    for candidate in (data, body):
+        if isinstance(candidate, list):
+            names += _tree_names(candidate, "")
+        elif isinstance(candidate, dict):
+            for key, value in candidate.items():
+                if isinstance(value, list) and _words(key) & _LISTING_KEYS and not _words(key) & {"line", "lines"}:
+                    names += [(v, None) for v in value if isinstance(v, str) and v and "\n" not in v and len(v) < 256]
+                    names += _tree_names(value, "")
+    if names:
+        _mark_directory(tree, base)
+    for name, kind in names:
+        where = _resolve(_Session(base[0], base[1]), name)
+        seen = tree.at(where)
+        if seen is not None and kind is not None and seen.kind is None:
+            seen.kind = kind
+
+
+def _tree_names(items: list[Any], prefix: str) -> list[tuple[str, str | None]]:
+    """A tree answer's paths: ``[{"name", "type": "file" | "directory", "children": [...]}]``."""
+    out: list[tuple[str, str | None]] = []
+    for item in items:
+        if isinstance(item, dict) and isinstance(item.get("name"), str) and item.get("type") in ("file", "directory"):
+            path = posixpath.join(prefix, item["name"])
+            out.append((path, str(item["type"])))
+            if isinstance(item.get("children"), list):
+                out += _tree_names(item["children"], path)
+    return out
+
+
+def _nodes(value: Any, depth: int = 0) -> list[Any]:
+    """Every object and list of an answer, outer ones first (bounded depth)."""
+    if depth > 8 or not isinstance(value, (dict, list)):
+        return []
+    inner = value.values() if isinstance(value, dict) else value
+    return [value, *(n for v in inner for n in _nodes(v, depth + 1))]
+
+
+# -- the entries -----------------------------------------------------------------------------------
+
+
+def _entries(tree: _Tree) -> list[JSONDict]:
+    keys = set(tree.files)
+    parents = {posixpath.dirname(k) for k in keys}
+    out: list[JSONDict] = []
+    for key, seen in tree.files.items():
+        kind = seen.kind or ("file" if _EXTENSION.search(key) or seen.lines or seen.text is not None else "directory")
+        path = key.lstrip("/") if seen.relative else key
+        if kind == "directory":
+            if key not in parents:  # a directory with something known below it exists anyway
+                out.append({"path": path, "type": "directory"})
+            continue
+        entry: JSONDict = {"path": path, "type": "file"}
+        if seen.text is not None:
+            entry["content"] = seen.text
+        elif seen.lines or seen.total is not None:
+            length = max(seen.total or 0, max(seen.lines, default=0))
+            entry["content"] = "\n".join(seen.lines.get(n, "") for n in range(1, length + 1))
+        out.append(entry)
+    return out
+
+
+__all__ = ["FILES", "MAX_LINES", "learned_files", "merge_files"]
