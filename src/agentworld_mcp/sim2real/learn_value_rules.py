@@ -22,25 +22,10 @@ from typing import Any
 
 from ..models.deterministic.learned_state import failed
 from ..world.catalog import Catalog
+from ..world.stated_values import ABOVE, AT_LEAST, AT_MOST, BELOW, BETWEEN, LIST, WORD
+from ..world.stated_values import items as listed_items
 
 JSONDict = dict[str, Any]
-_NUMBER = r"-?\d+(?:\.\d+)?"
-_ITEM = r"""(?:'[^'\n,]{1,30}'|"[^"\n,]{1,30}"|`[^`\n,]{1,30}`|[A-Za-z0-9_][\w.-]{0,29})"""
-_SEP = r"(?:\s*,\s*(?:or\s+|and\s+)?|\s+or\s+|\s*\|\s*|\s*/\s*)"
-#: A list of two words at least (``low, med, or high``; ``('pending', 'done', 'all')``; ``json|yaml``).
-_LIST = re.compile(rf"{_ITEM}(?:{_SEP}{_ITEM})+")
-#: Enum-like words: short identifiers (``high``, ``in_progress``), not prose or paths.
-_WORD = re.compile(r"[A-Za-z][\w-]{0,23}")
-_BETWEEN = re.compile(rf"between\s+({_NUMBER})\s+and\s+({_NUMBER})|from\s+({_NUMBER})\s+to\s+({_NUMBER})"
-                      rf"|(?<![\w.-])({_NUMBER})\s*(?:-|–|\.\.|to)\s*({_NUMBER})(?![\w.-])", re.IGNORECASE)
-_AT_MOST = re.compile(rf"(?:<=|≤|at most|no more than|less than or equal to|not exceed|cannot exceed|up to|"
-                      rf"maximum(?: is| of)?|max(?:imum)?:?)\s*({_NUMBER})", re.IGNORECASE)
-_BELOW = re.compile(rf"(?:(?<![<>])<(?!=)|less than(?! or)|fewer than|below)\s*({_NUMBER})", re.IGNORECASE)
-_AT_LEAST = re.compile(rf"(?:>=|≥|at least|no less than|greater than or equal to|minimum(?: is| of)?|min:?)"
-                       rf"\s*({_NUMBER})", re.IGNORECASE)
-_ABOVE = re.compile(rf"(?:(?<![<>])>(?!=)|greater than(?! or)|more than|above)\s*({_NUMBER})", re.IGNORECASE)
-
-
 #: Words of something absent or already there: a refusal about the state (an entity the value names), not the value.
 _PRESENCE = re.compile(r"not[ _]found|no such|does not exist|doesn't exist|already exists?|not configured|"
                        r"(?:could not|couldn't|cannot|can't|unable to) (?:find|locate|open)", re.IGNORECASE)
@@ -107,7 +92,7 @@ def value_condition(calls: list[Any], arg: str, catalog: Catalog, accepted_calls
         condition["allowed"] = _unique(words + listed + accepted)
     elif listed:
         condition["allowed"] = _unique(listed + accepted)
-    elif accepted and all(isinstance(v, str) and _WORD.fullmatch(v) for v in accepted + refused) and (
+    elif accepted and all(isinstance(v, str) and WORD.fullmatch(v) for v in accepted + refused) and (
             len(accepted) <= 8 and len(taken) >= 2 * len(accepted)):
         condition["allowed"] = accepted  # a few words, each passed more than once: a closed vocabulary
     if "allowed" in condition:
@@ -141,19 +126,14 @@ def _unique(values: list[Any]) -> list[Any]:
     return out
 
 
-def _items(run: str) -> list[str]:
-    parts = re.split(_SEP, run)
-    return [p.strip().strip("'\"`").rstrip(".;:") for p in parts if p.strip()]
-
-
 def _words_listed(text: str, refused: list[Any], known: list[Any]) -> list[str]:
     """The list in the refusal's words that holds a value known to be good and none refused (``low, med, or
     high``), or, where no good value is known, the one the words introduce as ``one of``."""
     bad = {str(v) for v in refused}
     good = {str(v) for v in known}
-    for match in _LIST.finditer(text):
-        items = _items(match.group(0))
-        if len(items) < 2 or bad & set(items) or not all(_WORD.fullmatch(i) for i in items):
+    for match in LIST.finditer(text):
+        items = listed_items(match.group(0))
+        if len(items) < 2 or bad & set(items) or not all(WORD.fullmatch(i) for i in items):
             continue
         if good & set(items) or not good and re.search(r"one of\W*$", text[:match.start()], re.IGNORECASE):
             return items
@@ -180,8 +160,8 @@ def _listed_by(spec: Any, arg: str) -> list[Any]:
     lines += [line for line in str(spec.description or "").splitlines()
               if re.search(rf"(?<!\w){re.escape(arg)}(?!\w)", line)]
     for line in lines:
-        for match in _LIST.finditer(line):
-            items = _items(match.group(0))
+        for match in LIST.finditer(line):
+            items = listed_items(match.group(0))
             quoted = re.findall(r"""['"`]([^'"`\n]{1,30})['"`]""", match.group(0))
             if len(quoted) >= 2 and len(quoted) == len(items):  # quoted words only: prose lists name no values
                 return items
@@ -191,13 +171,13 @@ def _listed_by(spec: Any, arg: str) -> list[Any]:
 def _stated_range(text: str, refused: list[Any], accepted: list[Any]) -> list[float | None] | None:
     """The range the refusal's words state, if every refused value falls outside it and every accepted one in."""
     options: list[list[float | None]] = []
-    for m in _BETWEEN.finditer(text):
+    for m in BETWEEN.finditer(text):
         lo, hi = (float(g) for g in [g for g in m.groups() if g is not None][:2])
         if lo < hi:
             options.append([lo, hi])
     integral = all(isinstance(v, int) for v in refused)
-    for pattern, strict, upper in ((_AT_MOST, False, True), (_BELOW, True, True),
-                                   (_AT_LEAST, False, False), (_ABOVE, True, False)):
+    for pattern, strict, upper in ((AT_MOST, False, True), (BELOW, True, True),
+                                   (AT_LEAST, False, False), (ABOVE, True, False)):
         for m in pattern.finditer(text):
             bound = float(m.group(1))
             if strict:
