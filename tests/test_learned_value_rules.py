@@ -112,3 +112,26 @@ async def test_a_number_outside_the_stated_range_is_refused_and_one_inside_it_is
         assert too_low == refused("Effort must be between 1 and 8, got 0")
         taken = await answer(session, "rate_effort", {"job_id": number, "effort": 7})
         assert taken.get("ok") is not False, taken
+
+
+LABELS: JSONDict = {"name": "labels", "tools": [
+    {"name": "read_label", "description": "Read the text printed on a shelf label.",
+     "inputSchema": {"type": "object", "required": ["code"], "properties": {
+         "code": {"type": "string", "description": "Label code, e.g. 'AB1' or 'CD2'"}}}}]}
+
+
+async def test_examples_in_a_description_are_no_vocabulary_a_new_code_of_the_accepted_form_is_read(
+        tmp_path: Path) -> None:
+    calls = [({"code": "AB1"}, "Flour"), ({"code": "CD2"}, "Sugar"), ({"code": "EF7"}, "Rice"),
+             ({"code": "7EF"}, None)]
+    lines = [json.dumps({"episode": "train", "turn": turn, "tool": "read_label", "arguments": arguments,
+                         "result": {"content": [{"type": "text", "text": text or f"Invalid label code: '{arguments['code']}'"}],
+                                    "isError": text is None}})
+             for turn, (arguments, text) in enumerate(calls, 1)]
+    (tmp_path / "train.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    world = learn_cli(tmp_path / "train.jsonl", LABELS, tmp_path / "learned.json", "--no-seed")
+    async with stdio_session(str(world)) as session:
+        fresh = await session.call_tool("read_label", {"code": "GH4"})
+        again = await session.call_tool("read_label", {"code": "7EF"})
+    assert not fresh.isError, fresh.content  # 'AB1' and 'CD2' are examples, not the only codes there are
+    assert again.isError and again.content[0].text == "Invalid label code: '7EF'"

@@ -24,6 +24,7 @@ from ..models.deterministic.learned_state import failed
 from ..world.catalog import Catalog
 from ..world.stated_values import ABOVE, AT_LEAST, AT_MOST, BELOW, BETWEEN, LIST, WORD
 from ..world.stated_values import items as listed_items
+from ..world.stated_values import stated_values
 
 JSONDict = dict[str, Any]
 #: Words of something absent or already there: a refusal about the state (an entity the value names), not the value.
@@ -149,23 +150,16 @@ def _listed(catalog: Catalog, tool: str, arg: str) -> list[Any]:
 
 
 def _listed_by(spec: Any, arg: str) -> list[Any]:
-    if spec is None or arg not in (spec.input_schema.get("properties") or {}):
+    """The values the schema's enum or the descriptions state for ``arg`` (examples are no vocabulary)."""
+    properties = (spec.input_schema.get("properties") or {}) if spec is not None else {}
+    prop = properties.get(arg)
+    if not isinstance(prop, dict):
         return []
-    prop = (spec.input_schema.get("properties") or {}).get(arg)
-    prop = prop if isinstance(prop, dict) else {}
     enum = prop.get("enum")
     if isinstance(enum, list) and enum:
         return [v for v in enum if _scalar(v)]
-    lines = [str(prop.get("description") or "")]
-    lines += [line for line in str(spec.description or "").splitlines()
-              if re.search(rf"(?<!\w){re.escape(arg)}(?!\w)", line)]
-    for line in lines:
-        for match in LIST.finditer(line):
-            items = listed_items(match.group(0))
-            quoted = re.findall(r"""['"`]([^'"`\n]{1,30})['"`]""", match.group(0))
-            if len(quoted) >= 2 and len(quoted) == len(items):  # quoted words only: prose lists name no values
-                return items
-    return []
+    stated = stated_values(str(spec.description or ""), arg, prop, properties)
+    return list(stated.allowed) if stated is not None and stated.allowed else []
 
 
 def _stated_range(text: str, refused: list[Any], accepted: list[Any]) -> list[float | None] | None:
