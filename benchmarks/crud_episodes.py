@@ -291,7 +291,7 @@ class Episode:
                 args[name] = self.context[name]
             elif name in required or (optional and not _is_key_like(name) and name not in PAGINATION_ARGS):
                 args[name] = generate(schema, self.rng, name, root=call.schema)
-        return args
+        return _in_order(args)
 
     def keyed(self, call: Call, args: JSONDict) -> JSONDict:
         """``args`` naming the episode's entity in ``call``'s key argument (a batch: a list of one)."""
@@ -604,5 +604,18 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _in_order(args: JSONDict) -> JSONDict:
+    """Generated interval bounds put in order (``start_date`` before ``end_date``): a real server accepts only
+    intervals that end after they start, so the episode's calls stay valid."""
+    from agentworld_mcp.models.deterministic.intervals import PAIRS, before, instant
+
+    for low, high in PAIRS:
+        start, end = instant(args.get(low)), instant(args.get(high))
+        if start is not None and end is not None and before(end[0], start[0]):
+            args[low], args[high] = args[high], args[low]
+    return args
+
+
 if __name__ == "__main__":
     raise SystemExit(main())
+

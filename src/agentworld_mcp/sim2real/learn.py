@@ -48,6 +48,7 @@ from .learn_views import add_view_meta
 from .learn_shape import add_shape_meta
 from .learn_entity_shapes import add_entity_shape_meta
 from .learn_repository import learn_repository, merged_seed
+from .learn_scoped import named_entities, seed_key, with_scope
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
@@ -130,7 +131,8 @@ def observed_seed(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> 
                 continue
             if failed(turn.result):
                 continue
-            found = [] if changed else _entity_lists(answer_data(turn.result), spec, collections) + _listed_directory(turn, spec)
+            found = [] if changed else _entity_lists(answer_data(turn.result), spec, collections) + _listed_directory(
+                turn, spec) + named_entities(unwrapped(answer_data(turn.result)), spec, catalog)  # learn_scoped.py
             # what a read shows of a thing the session changed (a presentation opened from a file it saved) is no seed
             named = _keys_of(leaves(turn.arguments)) - every
             shown = [] if named & touched else _shown(turn, spec, catalog)
@@ -140,8 +142,8 @@ def observed_seed(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> 
             relative, absolute = relative or any(not p.startswith("/") for p in paths), absolute or any(
                 p.startswith("/") for p in paths) or bool(_listed_directory(turn, spec))
             for collection, items in [*found, *shown]:
-                for item in items:
-                    key = _seed_key(item)
+                for item in with_scope(turn.arguments, spec, catalog, collection, items):  # ``calendar: Work``
+                    key = _seed_key(item) or seed_key(catalog, collection, item)
                     if key is not None and _keys_of([key]) & touched:
                         continue
                     if key is not None and (known := keyed.get((collection, key))) is not None:

@@ -245,7 +245,15 @@ def render_list(step: Step, role: ToolRole, items: list[JSONDict]) -> Any:
     out = step.tool.output_schema
     if not out or step.effects_only:
         return items
-    base: JSONDict = {role.items_field or "items": items}
+    arrays = [n for n, sub in (out.get("properties") or {}).items() if isinstance(sub, dict) and sub.get("type") == "array"]
+    field = role.items_field or (arrays[0] if len(arrays) == 1 else "items")
+    kind = (((out.get("properties") or {}).get(field) or {}).get("items") or {}).get("type")
+    # ``{"calendars": [name, ...]}``: each item by its name (``{"ids": [...]}``: by its key)
+    by = (role.key_field,) if field.lower().endswith(("ids", "keys")) else ("name", "title", role.key_field)
+    shown = next((f for f in by if items and all(isinstance(i, dict) and is_scalar(i.get(f)) for i in items)), None)
+    if kind in ("string", "integer") and shown is not None:
+        items = [i[shown] for i in items]
+    base: JSONDict = {field: items}
     for count in role.count_fields:
         base[count] = len(items)
     for name, sub in (out.get("properties") or {}).items():

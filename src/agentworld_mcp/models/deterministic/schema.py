@@ -123,6 +123,10 @@ def _predict(step: Step) -> Prediction:
 
         return predict_sql(step, role)
     role = linked_role(step, role)  # the entity the state holds under a longer name (``delivery_vans``)
+    from .refusals import refused  # an interval ending before it starts, an invalid RRULE, an unknown parent
+
+    if (refusal := refused(step, role)) is not None:
+        return refusal
     handler = _HANDLERS.get(role.kind, action_answer)
     # records another tool holds (linked.py), else the role's handler; outcome fields written from the call
     answer = described(step, recorded(step, role, linked_answer(step, role) or handler(step, role)))
@@ -507,11 +511,14 @@ def _search_everywhere(step: Step, role: ToolRole) -> Prediction:
 
 def _listed(step: Step, role: ToolRole, collections: list[ToolRole]) -> Prediction:
     """The entities the call finds in ``collections``: filtered, ranked by the query, cut into the asked page."""
+    from .recurrence import expands, occurrences  # a series listed once per repeat in the window
+
     found: list[tuple[JSONDict, Entity, ToolRole]] = []
+    series = expands(step)
     for within in collections:
         schema = item_schema(step, within, many=True)
-        found += [(e.fields, e, within) for e in step.episode.ledger.items(within.collection)
-                  if matches(e.fields, step.arguments, within, schema, step) and records.active(step, within, e.fields)]
+        found += [(f, e, within) for e in step.episode.ledger.items(within.collection) for f in occurrences(e.fields, series)
+                  if matches(f, step.arguments, within, schema, step) and records.active(step, within, f)]
     found, unreadable = query_listing(step, role, found, lambda hit: hit[0])  # ORDER BY/LIMIT, or the query's error
     if unreadable is not None:
         return unreadable
@@ -523,9 +530,9 @@ def _listed(step: Step, role: ToolRole, collections: list[ToolRole]) -> Predicti
     except paging.InvalidCursor as bad:
         return error(str(bad))
     items, effects = [], []
-    for _, entity, within in found[page.start:page.end] if page else found:
+    for shown, entity, within in found[page.start:page.end] if page else found:
         fields, filled = _filled(step, within, entity)
-        items.append(fields)
+        items.append({**fields, **{k: v for k, v in shown.items() if entity.fields.get(k) != v}})  # an occurrence's times
         effects += filled
     body = render_list(step, role, items)
     if page is None:
@@ -541,9 +548,14 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
     """Whether ``item`` passes the call's filters: field equality where the field is known, text search."""
     known = set((schema or {}).get("properties") or {})
     entity = records.entity_type(step, role) if step is not None else None
+    from .intervals import window  # ``start``/``end`` of a listing: a window the item's span meets, not equality
+
+    span = window(step, arguments) if step is not None else None
+    if span is not None and not span.holds(item):
+        return False
     for name in role.filters:
         wanted = arguments.get(name)
-        if wanted is None or isinstance(wanted, (dict, list)):
+        if wanted is None or isinstance(wanted, (dict, list)) or (span is not None and name in span.names):
             continue
         if name not in item and (query := filter_query(step, name, wanted)) is not None:  # ``jql``, ``$filter``: query_lang.py
             if not query(item):
