@@ -47,6 +47,7 @@ from .learn_lifecycle import add_lifecycle_meta
 from .learn_views import add_view_meta
 from .learn_shape import add_shape_meta
 from .learn_entity_shapes import add_entity_shape_meta
+from .learn_error_envelope import add_error_envelope_meta
 from .learn_repository import learn_repository, merged_seed
 from .learn_scoped import named_entities, seed_key, with_scope
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
@@ -311,6 +312,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     add_view_meta(data, compiled, episodes)  # the server's clock, digests of texts: learn_views.py
     add_shape_meta(data, compiled, episodes)  # the keys an engine's values go under: sim2real/learn_shape.py
     add_entity_shape_meta(data, compiled, episodes)  # one type per entity field across tools: learn_entity_shapes.py
+    add_error_envelope_meta(data, compiled, episodes)  # how the server wraps every refusal: learn_error_envelope.py
     for tool in data["tools"]:
         envelope = (tool.get("_meta") or {}).get(ENVELOPE_META)
         spec = compiled.get(tool["name"])

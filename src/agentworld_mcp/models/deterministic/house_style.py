@@ -19,6 +19,7 @@ from ...world.described_shape import DescribedReturns, described_returns, failur
 from ...world.house_style import HouseStyle, flag_of, house_style, stated_shape
 from ...world.roles import singular
 from ..base import Prediction, Step
+from .learned_error_envelope import error_envelope
 
 JSONDict = dict[str, Any]
 #: Kinds whose answer is the record they act on, put under its noun.
@@ -29,6 +30,8 @@ def in_house_style(step: Step, answer: Prediction) -> Prediction:
     """``answer`` in the house style of ``step``'s catalog; unchanged where it has none or the tool states its own."""
     if step.tool.output_schema or step.effects_only:
         return answer
+    if answer.is_error and error_envelope(step) is not None:
+        return answer  # a recorded server's own error envelope wins (learned_error_envelope.py)
     style = step.derived("house style", lambda: house_style(step.world.tools))
     if style is None:
         return answer

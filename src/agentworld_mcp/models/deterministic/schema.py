@@ -55,6 +55,7 @@ class SchemaWorldModel:
         from .conformance import conformed  # a valid call gets a schema-valid answer, whatever its parts
         from .derived_values import derived  # counts, lengths, echoes the answer's parts and the call determine
         from .learned_environment import with_environment  # a read's recorded keys (learn_environment.py)
+        from .learned_error_envelope import with_error_envelope  # refusals in the server's envelope
         from .learned_lifecycle import with_lifecycle  # states moved along a recorded order (learn_lifecycle.py)
         from .learned_provenance import entity_kept  # the named entity's fields outrank learned values
         from .learned_values import with_values  # values a recording makes clear (sim2real/learn_values.py)
@@ -64,7 +65,7 @@ class SchemaWorldModel:
         answer = with_environment(step, predict_in_shape(step, predict))
         answer = entity_kept(step, answer, with_values(step, answer))
         answer = conformed(step, with_lifecycle(step, answer))
-        return with_views(step, derived(step, answer))
+        return with_error_envelope(step, with_views(step, derived(step, answer)))
 
     def prepare(self, catalog: Catalog) -> None:
         """Before the first call: the domain engines this catalog needs load their libraries (engines/)."""
