@@ -42,6 +42,7 @@ from .query_lang import filter_query, listing as query_listing, predict_statemen
 from .served import predict_as_served
 from .learned_lifecycle import state_field  # a word filter's field, as a recording showed it
 from .service_envelope import enveloped
+from .stated_end import with_stated_end
 
 JSONDict = dict[str, Any]
 
@@ -79,6 +80,7 @@ class SchemaWorldModel:
 
 def predict(step: Step) -> Prediction:
     """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
+    step = with_stated_end(step)  # an interval created without its end ends where its text says: stated_end.py
     if (served := predict_as_served(step, predict)) is not None:  # wrapped results, in-band failures: served.py
         return served
     from .list_fields import predict_list_field  # ``add_tags(paths, tags)`` changes the notes' tags: list_fields.py

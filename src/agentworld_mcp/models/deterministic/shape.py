@@ -104,5 +104,8 @@ def _in_shape(step: Step, predict: Callable[[Step], Prediction]) -> Prediction:
         observation = held_answer(step, observation, shape, shaped.role_for(step.arguments))
     from .learned_envelope import serve_envelope  # constants, counts and texts learned from the real answers
 
-    return dataclasses.replace(prediction, observation=serve_envelope(step, conform(observation, shape, step.rng), shape))
+    from .echoed_names import echo_named_action  # ``created: <the name given>``, not a timestamp
+
+    observation = echo_named_action(step, conform(observation, shape, step.rng), shape)
+    return dataclasses.replace(prediction, observation=serve_envelope(step, observation, shape))
 
