@@ -32,6 +32,7 @@ from typing import Any
 from ...world.roles import singular, words as _words
 from ..base import Prediction, Step
 from .determined import name_key
+from .digests import with_content_digests
 
 JSONDict = dict[str, Any]
 
@@ -66,6 +67,7 @@ _LARGE_BY_NATURE = re.compile(r"(time|date|epoch|stamp|_at$|^at$|_ms$|millis|nan
 
 def derived(step: Step, prediction: Prediction) -> Prediction:
     """``prediction`` with the values its own parts and the call determine put in place of invented ones."""
+    prediction = with_content_digests(step, prediction)  # an ``etag`` is the hash of the entity's text
     observation = prediction.observation
     if prediction.is_error or not isinstance(observation, dict) or not step.tool.output_schema:
         return prediction
