@@ -134,3 +134,17 @@ def test_prose_states_a_shape_only_where_every_part_names_a_key() -> None:
     assert set(flagged.success["properties"]) == {"success", "link_id"}  # type: ignore[index]
     assert described_returns("Returns:\n    Dictionary with operation results") is None
     assert described_returns("Returns:\n    A dictionary containing the subscription ID or an error message.") is None
+
+
+async def test_keys_a_response_includes_sentence_names_are_answered_instead_of_an_acknowledgement(
+        tmp_path: Path) -> None:
+    shelves = {"name": "shelves", "tools": [
+        _tool("create_shelf", "Create a shelf.", title=_STR),
+        _tool("archive_shelf", "Archive a shelf.\n\n    The response includes `archived_count` (books moved to the\n"
+                               "    archive) and `labels` so the move is observable.\n", card_id=_STR),
+    ]}
+    async with stdio_session(_world(tmp_path, shelves)) as session:
+        made = _body(await session.call_tool("create_shelf", {"title": "Poetry"}))
+        archived = _body(await session.call_tool("archive_shelf", {"card_id": str(made.get("id", "1"))}))
+    assert isinstance(archived, dict) and {"archived_count", "labels"} <= set(archived), archived
+    assert isinstance(archived["labels"], list) and isinstance(archived["archived_count"], int)

@@ -9,6 +9,7 @@ literals, and calls this module when a description states none)::
         JSON with keys: rows_affected, status, execution_time_ms.
         JSON array of objects with keys: schema_name, owner.
         - workflowObjectId: the workflow object ID
+    The response includes `series_remaining` (occurrences left) and `overrides`.
 
 Each names an object's keys: a success flag (``success status``, ``ok``) is a boolean that is
 ``true`` on success, and implies the failure answer ``{"success": false, "error": "..."}``; a list
@@ -47,6 +48,10 @@ _EACH = re.compile(r"^\s*each\s+(?:with|containing|having)\s+(.+)$", re.IGNORECA
 #: What ends a statement: a sentence's end or an empty line (a wrapped line continues it).
 _END = re.compile(r"\.(?:\s|$)|;|\n\s*\n|\bor\s+an?\s+error\b", re.IGNORECASE)
 _MAX_PARTS = 24
+#: ``The response includes `a` and `b` ...``: keys named in code quotes, the rest of the sentence an aside.
+_INCLUDES = re.compile(r"(?:^|(?<=[.:!?]\s)|(?<=\n))\s*(?:the\s+)?(?:response|result|answer|output)\s+(?:also\s+)?"
+                       r"(?:includes|contains|carries|has)\s+", re.IGNORECASE | re.MULTILINE)
+_QUOTED_KEYS = re.compile(r"\s*`([A-Za-z_][A-Za-z0-9_]*)`(?:\s*,\s*(?:and\s+)?|\s+and\s+)?")
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 
 
@@ -60,7 +65,24 @@ def prose_returns(description: str) -> tuple[JSONDict, JSONDict | None] | None:
             found = _stated(rest)
         if found is not None:
             return found, _failure(found)
+    for match in _INCLUDES.finditer(description or ""):
+        if (found := _included(description[match.end():])) is not None:
+            return found, None
     return None
+
+
+def _included(rest: str) -> JSONDict | None:
+    """The keys a ``response includes `a` and `b``` sentence names in code quotes (asides dropped)."""
+    text = re.sub(r"\s*\([^()]*\)", "", rest[:_sentence_end(rest)])
+    keys: list[str] = []
+    at = 0
+    while (quoted := _QUOTED_KEYS.match(text, at)) is not None and quoted.end() > at:
+        keys.append(quoted.group(1))
+        at = quoted.end()
+    if not keys:
+        return None
+    props = {k: _typed(k) for k in keys[:_MAX_PARTS]}
+    return {"type": "object", "properties": props, "required": _required(props)}
 
 
 def _stated(rest: str) -> JSONDict | None:
