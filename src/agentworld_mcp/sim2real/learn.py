@@ -45,6 +45,8 @@ from .learn_files import FILES, learned_files, merge_files
 from .learn_provenance import in_context, looks_up, with_recorded_flags
 from .learn_lifecycle import add_lifecycle_meta
 from .learn_views import add_view_meta
+from .learn_row_counts import add_row_count_meta
+from .learn_search_places import add_search_place_meta
 from .learn_shape import add_shape_meta
 from .learn_entity_shapes import add_entity_shape_meta
 from .learn_error_envelope import add_error_envelope_meta
@@ -310,6 +312,8 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     add_environment_meta(data, compiled, episodes)  # answer keys per argument value: sim2real/learn_environment.py
     add_lifecycle_meta(data, compiled, episodes)  # state transitions: sim2real/learn_lifecycle.py
     add_view_meta(data, compiled, episodes)  # the server's clock, digests of texts: learn_views.py
+    add_row_count_meta(data, compiled, episodes)  # rows a delete/update changed: sim2real/learn_row_counts.py
+    add_search_place_meta(data, compiled, episodes)  # a search that finds by title: learn_search_places.py
     add_shape_meta(data, compiled, episodes)  # the keys an engine's values go under: sim2real/learn_shape.py
     add_entity_shape_meta(data, compiled, episodes)  # one type per entity field across tools: learn_entity_shapes.py
     add_error_envelope_meta(data, compiled, episodes)  # how the server wraps every refusal: learn_error_envelope.py

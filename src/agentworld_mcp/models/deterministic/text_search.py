@@ -57,6 +57,8 @@ _MODE_VALUES: dict[str, tuple[Where, ...]] = {
     "tag": ("tag",), "tags": ("tag",),
     "both": ("filename", "content"), "all": ("filename", "content"), "any": ("filename", "content"),
 }
+#: ``_meta`` key of a search tool: where the recording showed it looking (``["filename", "content"]``).
+SEARCH_PLACES_META = "agentworld/search_places"
 _TAG = re.compile(r"(?<![\w#/])#([\w][\w/-]*)")
 
 
@@ -186,8 +188,18 @@ def _fits(part: str, schema: Any) -> bool:
     return bool(kinds & {"string", None})
 
 
+def found_by_name(query: str, item: JSONDict) -> bool:
+    """Whether a recorded match shows the query in the name of its entity (a ``title``) but not in the text it
+    shows: the search looked at names too (``sim2real/learn_search_places.py``)."""
+    needle = query.strip().casefold()
+    shown = [v.casefold() for f in _SNIPPET_FIELDS if isinstance(v := item.get(f), str)]
+    names = [v.casefold() for f in _NAME_FIELDS if isinstance(v := item.get(f), str)]
+    return bool(needle and shown and any(needle in n for n in names) and not any(needle in s for s in shown))
+
+
 def _places(step: Step) -> tuple[Where, ...]:
-    """Where the call looks: the value of a mode-like enum argument (or its default); contents otherwise."""
+    """Where the call looks: the value of a mode-like enum argument (or its default); where the recording
+    showed it looking (names and contents); contents otherwise."""
     props: JSONDict = step.tool.input_schema.get("properties") or {}
     for name in _MODE_ARGS:
         schema = props.get(name)
@@ -198,6 +210,9 @@ def _places(step: Step) -> tuple[Where, ...]:
         places = _MODE_VALUES.get(str(value).lower()) if value is not None else None
         if places:
             return places
+    learned = (step.tool.definition.get("_meta") or {}).get(SEARCH_PLACES_META)
+    if isinstance(learned, list) and learned and all(p in ("content", "filename", "tag") for p in learned):
+        return tuple(learned)
     return ("content",)
 
 
@@ -343,6 +358,10 @@ def _item(shape: MatchShape, hit: Found, rank: int, relative: bool) -> JSONDict:
             item[name] = 1.0 if (props.get(name) or {}).get("type") == "number" else 1
         elif part == "rank":
             item[name] = rank
+    for name in props:  # the item's other fields the entity holds (``status``, ``type_name``) are the entity's
+        value = hit.entity.fields.get(name)
+        if name not in item and value is not None and not isinstance(value, (dict, list)):
+            item[name] = value
     return item
 
 
@@ -394,4 +413,4 @@ def _body(shape: MatchShape, items: list[JSONDict], total: int, page: paging.Pag
     return body
 
 
-__all__ = ["MatchShape", "match_shape", "predict_text_search"]
+__all__ = ["SEARCH_PLACES_META", "MatchShape", "found_by_name", "match_shape", "predict_text_search"]
