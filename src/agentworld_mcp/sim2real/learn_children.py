@@ -15,7 +15,9 @@ field each time. Learned per tool:
 * ``shows``: another answer field showing the entity the link argument names (``parent: {...}``).
 
 Reads of the same collection whose answers hold a list under the same ``path`` (``subtasks: []``) show the
-children of the entity they read (``view``), through the same link.
+children of the entity they read (``view``), through the same link; where the recorded reads listed
+children, each showing the same few fields (``{id, title, status}``, a summary, not the whole entity),
+those are the view's ``fields``.
 
 Written under each tool's ``_meta`` as ``agentworld/children``; served by
 ``models/deterministic/learned_children.py``. Nothing is named: every field comes from the values.
@@ -104,6 +106,14 @@ def _learned(turns: list[RecordedTurn]) -> JSONDict | None:
     return meta
 
 
+def _shown_fields(lists: list[list[Any]]) -> list[str] | None:
+    """The fields every child a read listed showed, in order, where all showed the same; else None."""
+    rows = [o for listed in lists for o in listed]
+    if not rows or not all(isinstance(o, dict) for o in rows) or len({tuple(o) for o in rows}) != 1:
+        return None
+    return list(rows[0])
+
+
 def learn_children(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> dict[str, JSONDict]:
     """Per tool, its ``agentworld/children`` meta (see the module doc)."""
     by_tool: dict[str, list[RecordedTurn]] = {}
@@ -126,9 +136,11 @@ def learn_children(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) ->
                     or not read.role.key_args:
                 continue
             if all(isinstance(answer_data(t.result).get(meta["path"]), list) for t in calls):
-                out.setdefault(other, {})["view"] = {"path": meta["path"], "link": link,
-                                                     "argument": read.role.key_args[0],
-                                                     "collection": spec.role.collection}
+                view: JSONDict = {"path": meta["path"], "link": link, "argument": read.role.key_args[0],
+                                  "collection": spec.role.collection}
+                if (shown := _shown_fields([answer_data(t.result)[meta["path"]] for t in calls])) is not None:
+                    view["fields"] = shown
+                out.setdefault(other, {})["view"] = view
     return out
 
 

@@ -8,12 +8,13 @@ the parent list them.
                                       "defaults": {"status": "pending"}, "instants": ["created_at"],
                                       "fields": [...], "shows": "parent", "collection": "tasks"}}
     "agentworld/children": {"view": {"path": "subtasks", "link": "parent_id", "argument": "id",
-                                     "collection": "tasks"}}
+                                     "collection": "tasks", "fields": ["id", "title", "status"]}}
 
 :func:`with_children` answers a ``spawn`` tool with the children it creates (fresh keys after the episode's,
 the item, the links from the call, the recorded defaults, the model's clock for instants) under ``path``,
 the linked entity as the state holds it under ``shows``, and stores the children; a ``view`` read lists the
-live entities whose link field names the key it reads. A link naming nothing the state holds, or a failed
+live entities whose link field names the key it reads, each with only the ``fields`` the recorded reads
+showed (all of them where the recording listed none). A link naming nothing the state holds, or a failed
 answer, is left to the model and the learned rules.
 """
 
@@ -83,6 +84,13 @@ def _spawned(step: Step, answer: Prediction, meta: JSONDict) -> Prediction:
     return _changed(answer, observation, effects)
 
 
+def _summary(fields: JSONDict, shown: list[Any] | None) -> JSONDict:
+    """The child as the read lists it: only the fields the recording showed there, else the whole entity."""
+    if not shown:
+        return copy.deepcopy(fields)
+    return {str(f): copy.deepcopy(fields.get(str(f))) for f in shown}
+
+
 def _viewed(step: Step, answer: Prediction, meta: JSONDict) -> Prediction:
     path, link, collection = meta.get("path"), meta.get("link"), meta.get("collection")
     key = step.arguments.get(str(meta.get("argument")))
@@ -91,7 +99,8 @@ def _viewed(step: Step, answer: Prediction, meta: JSONDict) -> Prediction:
     if payload is None or not isinstance(path, str) or not isinstance(link, str) or not isinstance(collection, str) \
             or key is None or path not in payload:
         return answer
-    payload[path] = [copy.deepcopy(e.fields) for e in step.episode.ledger.items(collection)
+    shown = meta.get("fields") if isinstance(meta.get("fields"), list) else None
+    payload[path] = [_summary(e.fields, shown) for e in step.episode.ledger.items(collection)
                      if e.fields.get(link) is not None and str(e.fields.get(link)) == str(key)]
     return _changed(answer, observation, answer.effects)
 

@@ -55,17 +55,20 @@ class SchemaWorldModel:
         """The model's answer, then the layers that correct it, innermost first (each module says why)."""
         from .conformance import conformed  # a valid call gets a schema-valid answer, whatever its parts
         from .derived_values import derived  # counts, lengths, echoes the answer's parts and the call determine
+        from .learned_due_filter import with_due_filter  # a past-due listing keeps what is past due
         from .learned_environment import with_environment  # a read's recorded keys (learn_environment.py)
         from .learned_error_envelope import with_error_envelope  # refusals in the server's envelope
         from .learned_lifecycle import with_lifecycle  # states moved along a recorded order (learn_lifecycle.py)
         from .learned_provenance import entity_kept  # the named entity's fields outrank learned values
+        from .learned_shape_argument import with_recorded_shape  # a shape the recording never chose
         from .learned_values import with_values  # values a recording makes clear (sim2real/learn_values.py)
         from .learned_views import with_views  # history rows, counts, digests, instants (learn_views.py)
         from .shape import predict_in_shape  # an output shape learned, enriched or stated in a docstring
 
+        step = with_recorded_shape(step)
         answer = with_environment(step, predict_in_shape(step, predict))
         answer = entity_kept(step, answer, with_values(step, answer))
-        answer = conformed(step, with_lifecycle(step, answer))
+        answer = with_due_filter(step, conformed(step, with_lifecycle(step, answer)))
         return with_error_envelope(step, with_views(step, derived(step, answer)))
 
     def prepare(self, catalog: Catalog) -> None:
