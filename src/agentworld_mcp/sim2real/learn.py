@@ -40,6 +40,7 @@ from ..trajectories.redaction import redact_call, secrets_in
 from ..world.catalog import Catalog, ToolSpec
 from .learn_text import add_sentences
 from .learn_values import add_value_meta
+from .learn_instants import add_instant_meta
 from .learn_environment import add_environment_meta
 from .learn_files import FILES, learned_files, merge_files
 from .learn_provenance import in_context, looks_up, with_recorded_flags
@@ -311,6 +312,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
              for tool, turns in _by_tool(episodes).items()}
     add_answer_meta(data, compiled, episodes, {t: usual[t] or by_tool[t] for t in by_tool})
     add_value_meta(data, compiled, episodes)  # constants, cases, vocabularies, ranges per answer path
+    add_instant_meta(data, compiled, episodes)  # an argument's instant in the server's zone: learn_instants.py
     add_environment_meta(data, compiled, episodes)  # answer keys per argument value: sim2real/learn_environment.py
     add_lifecycle_meta(data, compiled, episodes)  # state transitions: sim2real/learn_lifecycle.py
     add_view_meta(data, compiled, episodes)  # the server's clock, digests of texts: learn_views.py
