@@ -148,3 +148,17 @@ async def test_keys_a_response_includes_sentence_names_are_answered_instead_of_a
         archived = _body(await session.call_tool("archive_shelf", {"card_id": str(made.get("id", "1"))}))
     assert isinstance(archived, dict) and {"archived_count", "labels"} <= set(archived), archived
     assert isinstance(archived["labels"], list) and isinstance(archived["archived_count"], int)
+
+
+async def test_a_vocabulary_beside_a_sentence_about_leaving_the_argument_out_is_still_refused_outside(
+        tmp_path: Path) -> None:
+    jobs = {"name": "jobs", "tools": [
+        _tool("add_job", "Add a job.\n\n    Args:\n        title: The job's title\n"
+                         "        urgency: Optional, one of \"low\", \"high\". Omit for no urgency.\n",
+              title=_STR, urgency=_STR)]}
+    async with stdio_session(_world(tmp_path, jobs)) as session:
+        refused = await session.call_tool("add_job", {"title": "Fix the latch", "urgency": "critical"})
+        taken = await session.call_tool("add_job", {"title": "Oil the hinge", "urgency": "high"})
+        plain = await session.call_tool("add_job", {"title": "Sweep the yard"})
+    assert refused.isError and "'critical'" in refused.content[0].text and "low, high" in refused.content[0].text
+    assert not taken.isError and not plain.isError  # omitting it is allowed: only an unlisted value is refused

@@ -50,6 +50,8 @@ _INTRODUCED = re.compile(r"(?:\bone of|\bmust be|\bvalid (?:values|options|types
 #: An argument that takes several values, or a line that gives values outside a range a meaning.
 _MANY = re.compile(r"comma[- ]separated|\blist of\b|\bmultiple\b", re.IGNORECASE)
 _SPECIAL = re.compile(r"\bmeans?\b|\bfor (?:no|unlimited|all)\b|\bdisables?\b|\bunlimited\b", re.IGNORECASE)
+#: A sentence about leaving the argument out (``Omit for no priority.``): no value of it has a special meaning.
+_OMITTING = re.compile(r"\b(?:omit|leave (?:it )?(?:out|empty|blank))\b[^.;]*[.;]?", re.IGNORECASE)
 #: Words of a quantity that is a length or a size, not the value (``max 200 chars``).
 _EXAMPLE = re.compile(r"e\.g\.|for example|such as|\blike\b|\bexamples?\b|\bi\.e\.", re.IGNORECASE)
 _MUST = re.compile(r"\bmust\b|\brequired\b|\bonly\b", re.IGNORECASE)
@@ -122,7 +124,7 @@ def _lines(description: str, arg: str, prop: JSONDict) -> list[str]:
                 break
             more.append(after.strip())
         out.append(" ".join([line.strip(), *more]))
-    return [line for line in out if not _SPECIAL.search(line)]
+    return [line for line in out if not _SPECIAL.search(_OMITTING.sub(" ", line))]
 
 
 def listed(line: str) -> list[str]:
