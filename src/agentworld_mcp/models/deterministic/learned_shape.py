@@ -30,6 +30,7 @@ from typing import Any
 
 from ...world.catalog import ToolSpec
 from ..base import Prediction, Step
+from .learned_envelope import substituted  # the learned templates' one slot filler
 
 JSONDict = dict[str, Any]
 #: ``_meta`` key of a tool definition holding the answer shape its recording showed.
@@ -50,22 +51,16 @@ def sentence_of(step: Step) -> str | None:
     if not isinstance(template, str):
         return None
     props = (step.tool.input_schema or {}).get("properties") or {}
-    missing = False
 
-    def value(match: re.Match[str]) -> str:
-        nonlocal missing
+    def value(match: re.Match[str]) -> Any:
         source, name = match.group(1), match.group(2)
         spec = props.get(name) if isinstance(props, dict) else None
         given = step.arguments.get(name, spec.get("default") if isinstance(spec, dict) else None)
         if source == "len":
-            given = len(given) if isinstance(given, list) else None
-        if given is None or isinstance(given, (dict, list)):
-            missing = True
-            return ""
-        return str(given)
+            return len(given) if isinstance(given, list) else None
+        return given
 
-    told = SENTENCE_SLOT.sub(value, template)
-    return None if missing else told
+    return substituted(SENTENCE_SLOT, template, value)
 
 
 def answer_shape(tool: ToolSpec) -> JSONDict | None:
