@@ -12,7 +12,9 @@ about those stamps are the server's, not the call's, and the recording shows bot
 Only instants with a time of day count (a date is an entity's data, not a stamp); an instant an
 earlier answer or argument of the episode showed is no new stamp (a read showing an old one).
 Written under each tool whose answers showed an instant as ``_meta["agentworld/clock"]``
-(``{"format": "%Y-%m-%dT%H:%M:%S", "still": true}``); served by ``models/deterministic/learned_clock.py``.
+(``{"format": "%Y-%m-%dT%H:%M:%S", "still": true}``). Where every session's clock stood at one and the
+same instant (a server pinned to a fixed clock, as test fixtures and replays are), that instant is kept as
+``"at"``: a new episode's writes are stamped with it. Served by ``models/deterministic/learned_clock.py``.
 """
 
 from __future__ import annotations
@@ -69,6 +71,9 @@ def learn_clock(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> tu
     # still: one episode's writes stamped twice or more, and no episode ever stamped two instants
     if moving and all(len(s) == 1 for s in moving) and writes >= 2:
         meta["still"] = True
+        instants = {v for s in moving for v in s}
+        if len(instants) == 1:  # every session stood at one instant: the server's own clock, not the hour of the run
+            meta["at"] = next(iter(instants))
     return meta, showing
 
 

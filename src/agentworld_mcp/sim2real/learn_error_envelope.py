@@ -12,6 +12,11 @@ without a slot replaces the message altogether. The learned frame goes under eve
     {"pieces": ["Error: Git ", "{{verb}}", " failed: Exit Code: ", "1", "\\nStderr: ", "{{message}}",
                 "\\n\\nStdout: "], "prefix": "git_", "isError": true}
 
+A slot that is no message but whose value differs between refusals (git's exit code: 128 after
+``fatal:``, 1 after ``error:`` or a command's own words) is also kept as ``"keyed"``: a table from the
+message's first word to the value it showed, and for any other word the value the rarely seen kinds
+showed (``{"3": {"by_lead": {"fatal": "128", "error": "1"}, "default": "1"}}``).
+
 A frame needs two refusals at least, and the most that agree on it: a server whose refusals share
 nothing learns none.
 """
@@ -81,7 +86,10 @@ def learn_error_envelope(episodes: dict[str, list[RecordedTurn]], catalog: Catal
     filled = _filled_pieces(pieces, values)
     if filled is None:
         return None
-    return {"pieces": filled, "prefix": prefix, "isError": True}
+    envelope: JSONDict = {"pieces": filled[0], "prefix": prefix, "isError": True}
+    if filled[1]:
+        envelope["keyed"] = filled[1]
+    return envelope
 
 
 def add_error_envelope_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:
@@ -164,16 +172,17 @@ def _slot_values(pieces: list[str | None], text: str) -> list[str] | None:
     return list(match.groups()) if match else None
 
 
-def _filled_pieces(pieces: list[str | None], values: list[list[str]]) -> list[str] | None:
-    """The frame with its message slot named and every other slot at the value it shows."""
+def _filled_pieces(pieces: list[str | None], values: list[list[str]]) -> tuple[list[str], dict[str, JSONDict]] | None:
+    """The frame with its message slot named and every other slot at the value it shows most; a slot whose
+    value followed the kind of failure also as a table (piece index -> :func:`_by_lead`)."""
     slots = [i for i, p in enumerate(pieces) if p is None]
     if not slots:
-        return [p for p in pieces if p is not None]
+        return [p for p in pieces if p is not None], {}
     if not values:
         return None
     lengths = [sum(len(v[n]) for v in values) for n in range(len(slots))]
     message = slots[lengths.index(max(lengths))]
-    out: list[str] = []
+    keyed: dict[str, JSONDict] = {}
     for n, index in enumerate(slots):
         seen = [v[n] for v in values]
         if index == message:
@@ -182,8 +191,33 @@ def _filled_pieces(pieces: list[str | None], values: list[list[str]]) -> list[st
             pieces[index] = VERB if VERB in seen else TOOL
         else:
             pieces[index] = Counter(seen).most_common(1)[0][0]
-    out = [p for p in pieces if p is not None]
-    return out
+            by_lead = _by_lead(seen, [v[slots.index(message)] for v in values])
+            if by_lead is not None:
+                keyed[str(index)] = by_lead
+    out: list[str] = [p for p in pieces if p is not None]
+    return out, keyed
+
+
+def _lead(message: str) -> str:
+    """The first word of a refusal's message (``fatal``, ``error``, ``usage``): what kind of failure it is."""
+    match = re.match(r"\W*(\w+)", message)
+    return match.group(1).lower() if match else ""
+
+
+def _by_lead(seen: list[str], messages: list[str]) -> JSONDict | None:
+    """A slot whose value followed the kind of failure (an exit code: ``fatal:`` 128, ``error:`` 1) as a table
+    from the message's first word to the value, with the value of the other messages as the default; None
+    where the slot showed one value only."""
+    if len(set(seen)) < 2:
+        return None
+    by_word: dict[str, list[str]] = {}
+    for value, message in zip(seen, messages):
+        by_word.setdefault(_lead(message), []).append(value)
+    table = {word: Counter(vals).most_common(1)[0][0] for word, vals in by_word.items() if word}
+    # a word seen once marks nothing yet: what such messages showed is what an unseen kind shows
+    rare = [v for word, vals in by_word.items() if len(vals) == 1 or not word for v in vals]
+    default = Counter(rare or seen).most_common(1)[0][0]
+    return {"by_lead": table, "default": default}
 
 
 __all__ = ["add_error_envelope_meta", "learn_error_envelope"]

@@ -4,7 +4,8 @@ within an episode where the recording's clock stood still (``sim2real/learn_cloc
 The deterministic model stamps a write at turn ``t`` with ``common.now_iso(t)``
 (``2026-03-09T09:0t:00Z``, one minute a turn). For a tool whose ``_meta["agentworld/clock"]`` says
 ``{"format": "%Y-%m-%dT%H:%M:%S", "still": true}``, every such instant in its answer, its text and its
-effects becomes the episode's one instant (``still``) in the recorded format; without ``still`` only
+effects becomes the episode's one instant (``still``: the recorded ``at`` where every session stood at
+one, else the model's clock start) in the recorded format; without ``still`` only
 the format changes. An instant the model did not make (a seeded ``2025-11-02T08:00:00Z``, an argument)
 is left as it is: it is outside the window of the model's clock.
 """
@@ -62,6 +63,18 @@ def _model_moment(value: Any, turn: int) -> dt.datetime | None:
     return moment if CLOCK_START <= moment <= CLOCK_START + dt.timedelta(minutes=turn + 1) else None
 
 
+def _pinned(meta: JSONDict) -> dt.datetime | None:
+    """The instant the recorded clock stood at (``"at"``), where the recording showed one; else None."""
+    at = meta.get("at")
+    if not isinstance(at, str) or INSTANT.fullmatch(at) is None:
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(at.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
 def _mapped(value: Any, turn: int, meta: JSONDict, seen: dict[str, str]) -> Any:
     if isinstance(value, dict):
         return {k: _mapped(v, turn, meta, seen) for k, v in value.items()}
@@ -71,7 +84,7 @@ def _mapped(value: Any, turn: int, meta: JSONDict, seen: dict[str, str]) -> Any:
     if moment is None:
         return value
     if meta.get("still") is True:
-        moment = CLOCK_START
+        moment = _pinned(meta) or CLOCK_START
     form = meta.get("format")
     written = _written(moment, form) if isinstance(form, str) else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
     seen[value] = written

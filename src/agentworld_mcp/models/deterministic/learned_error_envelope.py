@@ -5,7 +5,8 @@ Whatever refuses a call in a learned world (a domain engine in its library's wor
 message the same way. For a tool whose ``_meta["agentworld/error_envelope"]`` holds the learned frame,
 a refusal's message goes into the frame's ``{{message}}`` slot (a frame without one drops it, as the
 server did), ``{{tool}}`` and ``{{verb}}`` become the tool's name and its name past the catalog's
-prefix, and the flag is the recorded one. A refusal already in the frame (a learned rule's recorded
+prefix, a keyed slot (an exit code) takes the value the recording showed for the message's kind (its
+first word: ``fatal``, ``error``), and the flag is the recorded one. A refusal already in the frame (a learned rule's recorded
 wording) is left as it is.
 """
 
@@ -39,16 +40,41 @@ def with_error_envelope(step: Step, answer: Prediction) -> Prediction:
     if envelope is None or not answer.is_error:
         return answer
     message = _message(answer)
-    inside = _inside(envelope["pieces"], message)
+    found = envelope.get("keyed")
+    keyed: JSONDict = found if isinstance(found, dict) else {}
+    inside = _inside(envelope["pieces"], message, {int(i) for i in keyed if str(i).isdigit()})
     if inside is None and answer.info.get("learned_rule"):
         return answer  # a learned rule's recorded wording, in no frame: as the server said it
     pieces = [_named(p, step.tool.name, str(envelope.get("prefix") or "")) for p in envelope["pieces"]]
+    said = message if inside is None else inside
+    pieces = _keyed(pieces, keyed, said)
     # a text in the frame already (a rule learned on another tool of the catalog) names this tool instead
-    text = "".join((message if inside is None else inside) if p == MESSAGE else p for p in pieces)
+    text = "".join(said if p == MESSAGE else p for p in pieces)
     if text == message and answer.is_error == bool(envelope.get("isError", True)):
         return answer
     return dataclasses.replace(answer, observation=text, text=text, is_error=bool(envelope.get("isError", True)),
                                effects=[], checked=False)
+
+
+def _lead(message: str) -> str:
+    match = re.match(r"\W*(\w+)", message)
+    return match.group(1).lower() if match else ""
+
+
+def _keyed(pieces: list[str], keyed: Any, message: str) -> list[str]:
+    """``pieces`` with each keyed slot at the value the recording showed for this kind of failure (the
+    message's first word), or at the value other kinds showed."""
+    if not isinstance(keyed, dict):
+        return pieces
+    out = list(pieces)
+    for index, rule in keyed.items():
+        table = rule.get("by_lead") if isinstance(rule, dict) else None
+        if not (str(index).isdigit() and int(index) < len(out) and isinstance(table, dict)):
+            continue
+        value = table.get(_lead(message), rule.get("default"))
+        if isinstance(value, str):
+            out[int(index)] = value
+    return out
 
 
 def _message(answer: Prediction) -> str:
@@ -69,10 +95,14 @@ def _named(piece: str, tool: str, prefix: str) -> str:
     return piece.replace(TOOL, tool).replace(VERB, verb)
 
 
-def _inside(pieces: list[str], text: str) -> str | None:
-    """The message of ``text`` where it is in the frame already, for whichever tool; None where it is not."""
+def _inside(pieces: list[str], text: str, keyed: set[int]) -> str | None:
+    """The message of ``text`` where it is in the frame already, for whichever tool (a keyed slot at any
+    value); None where it is not."""
     pattern = ""
-    for piece in pieces:
+    for index, piece in enumerate(pieces):
+        if index in keyed:
+            pattern += r"\w+"
+            continue
         if piece == MESSAGE:
             pattern += "(?P<message>.*?)"
             continue

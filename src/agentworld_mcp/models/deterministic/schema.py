@@ -61,6 +61,7 @@ class SchemaWorldModel:
         from .learned_lifecycle import with_lifecycle  # states moved along a recorded order (learn_lifecycle.py)
         from .learned_provenance import entity_kept  # the named entity's fields outrank learned values
         from .learned_shape_argument import with_recorded_shape  # a shape the recording never chose
+        from .learned_undo import with_undo  # an undo reverses the episode's own last change
         from .learned_values import with_values  # values a recording makes clear (sim2real/learn_values.py)
         from .learned_views import with_views  # history rows, counts, digests, instants (learn_views.py)
         from .shape import predict_in_shape  # an output shape learned, enriched or stated in a docstring
@@ -68,7 +69,7 @@ class SchemaWorldModel:
         step = with_recorded_shape(step)
         answer = with_environment(step, predict_in_shape(step, predict))
         answer = entity_kept(step, answer, with_values(step, answer))
-        answer = with_due_filter(step, conformed(step, with_lifecycle(step, answer)))
+        answer = with_undo(step, with_due_filter(step, conformed(step, with_lifecycle(step, answer))))
         return with_error_envelope(step, with_views(step, derived(step, answer)))
 
     def prepare(self, catalog: Catalog) -> None:
