@@ -287,6 +287,29 @@ def argument_enum(tool: JSONDict, name: str) -> list[str]:
     return described_enum({"description": entry.group(1)}) if entry else []
 
 
+#: A docstring entry and its wrapped lines: ``status: Filter by status (backlog, todo,\n    in_progress)``.
+_ENTRY_END = re.compile(r"\n\s*(?:[A-Za-z_][A-Za-z0-9_]*\s*(?:\([^)\n]*\))?\s*:|\n)")
+#: A bare list in parentheses: ``(backlog, todo, in_progress, done)``.
+_PAREN_LIST = re.compile(r"\(([A-Za-z][A-Za-z0-9_ -]*(?:,\s*[A-Za-z][A-Za-z0-9_ -]*){2,})\)")
+
+
+def listed_argument_values(tool: JSONDict, name: str) -> list[str]:
+    """The values argument ``name`` takes as its docstring entry lists them, wrapped lines included:
+    ``status: Filter by status (backlog, todo, in_progress, done)`` or ``One of "a", "b"``."""
+    listed = argument_enum(tool, name)
+    if listed:
+        return listed
+    text = str(tool.get("description") or "")
+    start = re.search(rf"^\s*{re.escape(name)}\s*(?:\([^)\n]*\))?\s*:", text, re.MULTILINE)
+    if not start:
+        return []
+    rest = text[start.end():]
+    end = _ENTRY_END.search(rest)
+    entry = " ".join((rest[:end.start()] if end else rest).split())
+    found = _PAREN_LIST.search(entry)
+    return [v.strip() for v in found.group(1).split(",")] if found else []
+
+
 #: Words for one state that services spell differently: ``complete_task`` leaves a task ``done`` where
 #: the catalog lists ``done`` and not ``completed``.
 _SAME_STATE = (frozenset({"completed", "complete", "done", "finished"}), frozenset({"open", "pending", "todo"}),
@@ -303,7 +326,7 @@ def listed_state(state: str, states: Iterable[str]) -> str:
 
 
 #: States a thing is in before anything happened to it, earliest first; others keep their listed order.
-_STARTING = ("pending", "new", "draft", "queued", "submitted", "created", "todo", "to do", "backlog", "open",
+_STARTING = ("pending", "new", "draft", "queued", "submitted", "created", "backlog", "todo", "to do", "open",
              "scheduled", "active")
 
 
@@ -312,8 +335,16 @@ def _start_rank(state: str) -> int:
     return _STARTING.index(folded) if folded in _STARTING else len(_STARTING)
 
 
+#: A docstring's argument section (``Args: item_id: The item to link``) names what the call takes, not
+#: what the answer has; it runs to the next section or the end.
+_ARGS_SECTION = re.compile(
+    r"\b(?:Args|Arguments|Parameters|Params)\s*:(?:(?!\b(?:Returns?|Raises|Yields|Examples?|Notes?)\s*:).)*",
+    re.DOTALL)
+
+
 def described_fields(description: str) -> set[str]:
     """Fields a description says the answer has: ``Returns the account with its account_id and balance``."""
+    description = _ARGS_SECTION.sub(" ", description)
     found = set(re.findall(r"`([A-Za-z_][A-Za-z0-9_]*)`", description))
     found |= {w for w in re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", description)}
     for clause in re.findall(r"\b(?:with (?:its|their|the)|including|containing)\s+([^.;:()]+)", description):

@@ -28,6 +28,7 @@ key, a calendar's events are records. This module reads the whole catalog once p
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -576,6 +577,8 @@ def _entities(roles: dict[str, ToolRole], tools: dict[str, JSONDict], texts: dic
         key_field = _key_field(members)
         scope = _scope(members)
         fields, statuses, lifecycle = _fields(members, seed.get(collection, []))
+        if not statuses:
+            statuses = _catalog_states(tools, fields)
         fields.add(key_field)
         conventions = conv.infer(collection, [t for _, _, t in members],
                                  {n.split("#")[0]: texts.get(n.split("#")[0], "") for n, _, _ in members},
@@ -591,6 +594,19 @@ def _entities(roles: dict[str, ToolRole], tools: dict[str, JSONDict], texts: dic
                                      tuple(n for n in names if "#" not in n), conventions, _key_type(members),
                                      frozenset(a for _, r, _ in members if r.kind in _KEYED for a in r.key_args))
     return out
+
+
+def _catalog_states(tools: dict[str, JSONDict], fields: set[str]) -> dict[str, list[str]]:
+    """States another tool's docstring lists for the entity's status field (an export's ``status: Filter
+    by status (backlog, todo, done)``), where none of the entity's own tools list them."""
+    for name in ("status", "state"):
+        if name not in fields:
+            continue
+        for tool in tools.values():
+            listed = conv.listed_argument_values(tool, name)
+            if len(listed) >= 2:
+                return {name: listed}
+    return {}
 
 
 def _key_type(members: list[tuple[str, ToolRole, JSONDict]]) -> str:
@@ -756,6 +772,10 @@ def _with_entity(role: ToolRole, tool: JSONDict, entity: EntityType) -> ToolRole
     elif role.sets and entity.conventions.status_field and entity.conventions.status_field not in role.sets:
         changes["sets"] = {entity.conventions.status_field: next(iter(role.sets.values()))}
     status = entity.conventions.status_field
+    step = _workflow_step(tool) if role.kind == "update" and not role.sets else 0
+    if status and step and len(entity.conventions.states) >= 2:  # ``advance_status``: the next listed state
+        changes["extra"] = {**role.extra, "workflow": {"field": status, "states": list(entity.conventions.states),
+                                                       "step": step}}
     if status and isinstance((changes.get("sets") or role.sets).get(status), str):  # ``done``, as the catalog lists it
         sets = dict(changes.get("sets") or role.sets)
         changes["sets"] = {**sets, status: conv.listed_state(sets[status], entity.conventions.states)}
@@ -767,6 +787,16 @@ def _with_entity(role: ToolRole, tool: JSONDict, entity: EntityType) -> ToolRole
             sets.pop("status", None)
         changes["sets"] = {**sets, flag: True}
     return dataclasses.replace(role, **changes)
+
+
+#: A description that moves an entity along its listed states: "Move item to next status in its workflow".
+_NEXT_STATE = re.compile(r"\b(?:next|following)\s+(?:status|state|stage|step)\b", re.IGNORECASE)
+_PREVIOUS_STATE = re.compile(r"\b(?:previous|prior)\s+(?:status|state|stage|step)\b", re.IGNORECASE)
+
+
+def _workflow_step(tool: JSONDict) -> int:
+    text = str(tool.get("description") or "")
+    return 1 if _NEXT_STATE.search(text) else -1 if _PREVIOUS_STATE.search(text) else 0
 
 
 __all__ = ["SELECTOR_ARGS", "SHARED_STORE", "EntityModel", "EntityType", "Selector", "build"]

@@ -398,7 +398,23 @@ def changes_of(step: Step, role: ToolRole, current: JSONDict | None = None) -> J
             changes.update(copy.deepcopy(value))
         else:
             changes[name] = copy.deepcopy(value)
+    moved = _workflow_move(role, current)
+    if moved:
+        changes.setdefault(*moved)
     return changes
+
+
+def _workflow_move(role: ToolRole, current: JSONDict | None) -> tuple[str, str] | None:
+    """``advance_status(item_id)`` ("to next status in its workflow"): the state after (or before) the
+    current one in the order the catalog lists them; the ends stay where they are."""
+    flow = role.extra.get("workflow")
+    if not isinstance(flow, dict) or current is None:
+        return None
+    field, states, step = flow.get("field"), flow.get("states") or [], flow.get("step") or 0
+    if not isinstance(field, str) or current.get(field) not in states:
+        return None
+    at = states.index(current[field]) + int(step)
+    return field, states[min(max(at, 0), len(states) - 1)]
 
 
 def _json_object(text: str) -> Any:
