@@ -344,6 +344,9 @@ def _whole_text(tree: _Tree, turn: RecordedTurn, spec: ToolSpec, data: Any, targ
             text = found[0] if len(found) == 1 else text
     if data is None and role.kind == "read" and role.style == "file":
         text = answer_text(turn.result)
+        given = [v for v in args.values() if isinstance(v, str) and v]
+        if words & _SETTING and any(v in text for v in given):
+            text = None  # ``open_file(path)`` -> "Current file: path": a status line naming the file, not its text
     seen = tree.at(target) if text is not None else None
     if seen is not None and seen.text is None:
         seen.kind, seen.text = "file", text

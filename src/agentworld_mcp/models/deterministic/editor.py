@@ -59,6 +59,11 @@ def claims(step: Step) -> bool:
     return step.derived("editor_opener", lambda: any(_is_opener(t) for t in step.world.tools))
 
 
+def edits(step: Step) -> bool:
+    """Whether the editor answers ``step`` (its numbers and lines are then the episode's, not a recording's)."""
+    return claims(step) and _kind(step.tool.definition) is not None
+
+
 def _kind(tool: JSONDict) -> str | None:
     """What an editor tool does, from its name and arguments."""
     name = str(tool.get("name", ""))
@@ -106,6 +111,8 @@ def _session(step: Step) -> Session:
         if tool is None or turn.result.get("isError") or isinstance(body, dict) and "error" in body:
             continue
         kind, args = _kind(tool), turn.arguments
+        if kind in ("open", "create") and _refused_in_band(body):
+            continue  # ``{"result": "Error: File not found at ..."}``: the current file stays as it was
         if kind in ("open", "create"):
             session.current = _given_path(tool, args)
             session.selection = (1, 1) if kind == "create" else None
@@ -122,6 +129,15 @@ def _session(step: Step) -> Session:
             session.staged = None
             session.selection = None if kind == "confirm" else session.selection
     return session
+
+
+def _refused_in_band(body: Any) -> bool:
+    """An opener's unflagged answer that reports a failure (a FastMCP ``{"result": "Error: ..."}``)."""
+    from .failures import reads_as_failure
+
+    while isinstance(body, dict) and list(body) == ["result"]:
+        body = body["result"]
+    return reads_as_failure(body)
 
 
 def _given_path(tool: JSONDict, args: JSONDict) -> str | None:
@@ -196,10 +212,12 @@ def predict_editor(step: Step) -> Prediction | None:
         if step.episode.ledger.get("files", _key(step, path)) is not None and path not in session.gone \
                 and _lines(step, path):
             return error("Cannot create new file: it exists and is not empty.")
-        fields = {"path": _key(step, path), "type": "file", "content": ""}
-        return Prediction({"status": "success", "current_file_path": path, "selected_start": 1, "selected_end": 1,
-                           "message": "File created successfully. First line is now selected for editing."},
-                          effects=[Effect("create", "files", _key(step, path), fields)])
+        placed = _placeholder(step)  # the text a new file starts with, as the recording showed it
+        fields = {"path": _key(step, path), "type": "file", "content": placed[1] if placed else ""}
+        body: JSONDict = {"status": "success", **({placed[0]: placed[1]} if placed else {}), "current_file_path": path,
+                          "selected_start": 1, "selected_end": 1,
+                          "message": "File created successfully. First line is now selected for editing."}
+        return _answer(step, body, [Effect("create", "files", _key(step, path), fields)])
     if kind == "listdir":
         return _listdir(step, session)
     if kind in ("confirm", "cancel") and session.staged is None:
@@ -216,24 +234,22 @@ def predict_editor(step: Step) -> Prediction | None:
         have = lines or []
         have = have + [""] * (start - 1 - len(have))  # lines the world never saw hold their place
         content = "\n".join(have[:start - 1] + (session.staged or []) + have[end:])
-        return Prediction({"status": "success", "message": "Changes applied successfully."},
-                          effects=[Effect("update" if lines is not None else "create", "files", _key(step, path),
-                                          {"path": _key(step, path), "type": "file", "content": content})])
+        return _answer(step, {"status": "success", "message": "Changes applied successfully."},
+                       [Effect("update" if lines is not None else "create", "files", _key(step, path),
+                                      {"path": _key(step, path), "type": "file", "content": content})])
     if kind == "cancel":
-        return Prediction({"status": "success", "message": "Action cancelled."}, effects=[])
+        return _answer(step, {"status": "success", "message": "Action cancelled."}, [])
     if kind == "overwrite":
         if session.selection is None:
             return error("No selection has been made. Select lines first.")
         start, end = session.selection
         new = _new_lines(args)
-        old = (lines or [])[start - 1:end]
-        diff = [[f"-{start + i}", t] for i, t in enumerate(old)] + [[f"+{start + i}", t] for i, t in enumerate(new)]
-        return Prediction({"status": "preview", "message": "Changes ready to apply. Confirm to apply or cancel to discard.",
-                           "diff_lines": diff, "start": start, "end": end}, effects=[])
+        return _answer(step, {"status": "preview", "message": "Changes ready to apply. Confirm to apply or cancel to discard.",
+                              "diff_lines": preview(lines or [], start, end, new), "start": start, "end": end}, [])
     if lines is None:  # a file the world never saw: its text is unknown, nothing is invented
         lines = []
     if kind == "skim":
-        return Prediction({"lines": _numbered(lines[:_SCREEN], 1), "total_lines": len(lines)}, effects=[])
+        return _answer(step, {"lines": _numbered(lines[:_SCREEN], 1), "total_lines": len(lines)}, [])
     if kind in ("read", "select"):
         start, end = _range(args)
         if start > end:
@@ -249,6 +265,56 @@ def predict_editor(step: Step) -> Prediction | None:
         found = [[i + 1, line] for i, line in enumerate(lines) if text and text in line]
         return Prediction({"status": "success", "matches": found, "total_matches": len(found)}, effects=[])
     return _function(step, lines)
+
+
+#: Lines of context a preview shows around a change: a unified diff's standard width (``diff -u``, difflib).
+CONTEXT = 3
+
+
+def preview(lines: list[str], start: int, end: int, new: list[str]) -> list[list[Any]]:
+    """A change's preview as numbered pairs: up to :data:`CONTEXT` unchanged lines before and after, by their
+    numbers; the replaced lines as ``"-n"`` (old numbers) and the new ones as ``"+n"`` (from ``start``)."""
+    old = lines[start - 1:end]
+    before = [[n, lines[n - 1]] for n in range(max(1, start - CONTEXT), start) if n <= len(lines)]
+    after = [[n, lines[n - 1]] for n in range(max(end + 1, 1), min(len(lines), end + CONTEXT) + 1)]
+    return [*before, *([f"-{start + i}", t] for i, t in enumerate(old)),
+            *([f"+{start + i}", t] for i, t in enumerate(new)), *after]
+
+
+def _demonstrated(step: Step) -> list[JSONDict]:
+    """The successful recorded answers of ``step``'s tool that are objects (a learned world's demonstrations)."""
+    return [d.response for d in step.world.demonstrations
+            if d.tool == step.tool.name and not d.is_error and isinstance(d.response, dict) and "error" not in d.response]
+
+
+def _placeholder(step: Step) -> tuple[str, str] | None:
+    """The text field a recorded creation showed (``"text": "# NEW FILE"``): what a new file starts with."""
+    for response in _demonstrated(step):
+        found = [(k, v) for k, v in response.items() if k in ("text", "content", "line", "initial_text")
+                 and isinstance(v, str)]
+        if found:
+            return found[0]
+    return None
+
+
+def _answer(step: Step, body: JSONDict, effects: list[Effect]) -> Prediction:
+    """``body`` as the recorded server words it: the constants learned for the tool's answer (a limit it states,
+    ``max_select_lines``) where the body lacks them, and the ``message`` its recorded answers all showed (none
+    of their call's values in it: a fixed sentence)."""
+    from .learned_state import values_of
+
+    for key, statistic in values_of(step).items():
+        if "." not in key and "[" not in key and key not in body and isinstance(statistic, dict) \
+                and isinstance(statistic.get("const"), (str, int, float, bool)):
+            body[key] = statistic["const"]
+    shown = [d for d in step.world.demonstrations if d.tool == step.tool.name and not d.is_error
+             and isinstance(d.response, dict) and isinstance(d.response.get("message"), str)]
+    messages = {str(d.response["message"]) for d in shown}
+    if "message" in body and len(messages) == 1:
+        message = messages.pop()
+        if not any(isinstance(v, (str, int)) and str(v) in message for d in shown for v in d.arguments.values()):
+            body["message"] = message
+    return Prediction(body, effects=effects)
 
 
 def _known(step: Step, path: str) -> list[Effect]:
@@ -288,4 +354,4 @@ def _function(step: Step, lines: list[str]) -> Prediction:
                        "start_line": start + 1, "end_line": end}, effects=[])
 
 
-__all__ = ["Session", "claims", "predict_editor"]
+__all__ = ["CONTEXT", "Session", "claims", "edits", "predict_editor", "preview"]

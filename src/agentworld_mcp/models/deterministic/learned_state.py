@@ -225,4 +225,14 @@ def _leaves(value: Any) -> list[str]:
     return []
 
 
-__all__ = ["LEARNED_META", "History", "episode_history", "learned", "answer_data", "answer_text", "conditions_of", "failed", "history_of", "key_of", "keyed_objects", "unwrapped"]
+#: ``_meta`` key of a tool definition holding its learned value statistics (sim2real/learn_values.py).
+VALUES_META = "agentworld/values"
+
+
+def values_of(step: Step) -> dict[str, Any]:
+    """A tool's learned value statistics per answer path (served by learned_values.py and the editor)."""
+    meta = (step.tool.definition.get("_meta") or {}).get(VALUES_META)
+    return meta if isinstance(meta, dict) else {}
+
+
+__all__ = ["VALUES_META", "values_of", "LEARNED_META", "History", "episode_history", "learned", "answer_data", "answer_text", "conditions_of", "failed", "history_of", "key_of", "keyed_objects", "unwrapped"]

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from .failures import reads_as_failure
-from .learned_state import key_of
+from .learned_state import VALUES_META, key_of, values_of
 from ...world.values import leaves, same_value
 
 if TYPE_CHECKING:
@@ -34,8 +34,6 @@ if TYPE_CHECKING:
     from ..base import Prediction, Step
 
 JSONDict = dict[str, Any]
-#: ``_meta`` key of a tool definition holding its learned value statistics.
-VALUES_META = "agentworld/values"
 #: Texts shorter than this are not looked up in the state (``a``, ``ok`` are everywhere).
 _MIN_TEXT = 2
 
@@ -43,11 +41,6 @@ _MIN_TEXT = 2
 def leaf_name(path: str) -> str:
     """``data.matches[].kind`` -> ``kind``."""
     return path.rsplit(".", 1)[-1].replace("[]", "")
-
-
-def values_of(step: Step) -> JSONDict:
-    meta = (step.tool.definition.get("_meta") or {}).get(VALUES_META)
-    return meta if isinstance(meta, dict) else {}
 
 
 def _slots(value: Any, prefix: str = "", holder: str = "") -> Iterator[tuple[str, JSONDict, str, str]]:
@@ -150,6 +143,10 @@ def with_values(step: Step, answer: Prediction) -> Prediction:
     from .learned_rules import computed
 
     if _failure(answer.observation, statistics) or computed(step):  # an engine's answer is the state's
+        return answer
+    from .editor import edits
+
+    if edits(step):  # the editor's line numbers and texts are the episode's file and selection
         return answer
     observation = json.loads(json.dumps(answer.observation))
     target = observation

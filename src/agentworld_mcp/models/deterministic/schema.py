@@ -58,6 +58,7 @@ class SchemaWorldModel:
         from .learned_due_filter import with_due_filter  # a past-due listing keeps what is past due
         from .learned_environment import with_environment  # a read's recorded keys (learn_environment.py)
         from .learned_error_envelope import with_error_envelope  # refusals in the server's envelope
+        from .learned_inband_refusal import with_inband_refusal  # refusals answered unflagged, in band
         from .learned_lifecycle import with_lifecycle  # states moved along a recorded order (learn_lifecycle.py)
         from .learned_provenance import entity_kept  # the named entity's fields outrank learned values
         from .learned_shape_argument import with_recorded_shape  # a shape the recording never chose
@@ -70,7 +71,7 @@ class SchemaWorldModel:
         answer = with_environment(step, predict_in_shape(step, predict))
         answer = entity_kept(step, answer, with_values(step, answer))
         answer = with_undo(step, with_due_filter(step, conformed(step, with_lifecycle(step, answer))))
-        return with_error_envelope(step, with_views(step, derived(step, answer)))
+        return with_inband_refusal(step, with_error_envelope(step, with_views(step, derived(step, answer))))
 
     def prepare(self, catalog: Catalog) -> None:
         """Before the first call: the domain engines this catalog needs load their libraries (engines/)."""
