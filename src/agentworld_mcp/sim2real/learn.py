@@ -56,7 +56,8 @@ from .learn_error_envelope import add_error_envelope_meta
 from .learn_undo import add_undo_meta
 from .learn_inband_refusal import add_inband_refusal_meta
 from .learn_repository import learn_repository, merged_seed
-from .learn_scoped import named_entities, seed_key, with_scope
+from .learn_created import add_created_meta
+from .learn_scoped import add_scope_meta, named_entities, seed_key, with_scope
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
@@ -315,6 +316,8 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     add_answer_meta(data, compiled, episodes, {t: usual[t] or by_tool[t] for t in by_tool})
     add_value_meta(data, compiled, episodes)  # constants, cases, vocabularies, ranges per answer path
     add_instant_meta(data, compiled, episodes)  # an argument's instant in the server's zone: learn_instants.py
+    add_scope_meta(data, compiled, episodes)  # scopes listed wholly; others' entities presumed: learn_scoped.py
+    add_created_meta(data, compiled, episodes)  # a new entity's starting fields: learn_created.py
     add_environment_meta(data, compiled, episodes)  # answer keys per argument value: sim2real/learn_environment.py
     add_lifecycle_meta(data, compiled, episodes)  # state transitions: sim2real/learn_lifecycle.py
     add_view_meta(data, compiled, episodes)  # the server's clock, digests of texts: learn_views.py

@@ -7,7 +7,9 @@ date kept) is found; every recorded call that passed that argument must agree. W
 was left out, the value is a fixed duration after another argument's instant (one figure for
 date-times, one for dates). The zone is one the recording's texts name whose offsets fit every
 recorded answer at its instant, else the one fixed offset they all show; offsets that fit neither
-teach nothing.
+teach nothing. A field no answer showed without some argument (``next_occurrence`` only with an
+``rrule``) is left out when that argument is; a create or update tool's own date-time arguments are
+stored on its entity resolved in the zone (``_stored``).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import re
 import zoneinfo
 from typing import Any
 
-from ..models.deterministic.learned_instants import INSTANTS_META, in_zone, parsed, zone_of
+from ..models.deterministic.learned_instants import INSTANTS_META, STORED_KEY, in_zone, parsed, zone_of
 from ..models.deterministic.learned_state import answer_data, failed
 from ..world.catalog import Catalog
 from .learn_meta import write_meta
@@ -119,6 +121,21 @@ def _default(successes: list[tuple[JSONDict, JSONDict]], name: str, argument: st
     return {}
 
 
+def _only_with(successes: list[tuple[JSONDict, JSONDict]], name: str, argument: str) -> str | None:
+    """The argument without which no answer showed ``name`` (``next_occurrence`` only with an ``rrule``):
+    given in every answer showing it and left out in every other; the rule's own argument when every
+    answer showed it."""
+    given = [{a for a, v in args.items() if v not in (None, "")} for args, data in successes if name in data]
+    others = [{a for a, v in args.items() if v not in (None, "")} for args, data in successes if name not in data]
+    if not given:
+        return None
+    always = set.intersection(*given)
+    if not others:
+        return argument if argument in always else None
+    found = sorted(a for a in always if not any(a in o for o in others))
+    return found[0] if len(found) == 1 else None
+
+
 def learn_instants(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> dict[str, JSONDict]:
     """Per tool, its answer fields' instant rules (see the module doc)."""
     turns = [t for ts in episodes.values() for t in ts if catalog.get(t.tool) is not None]
@@ -142,13 +159,22 @@ def learn_instants(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) ->
     if zone is None:
         return {}
     out: dict[str, JSONDict] = {}
+    timed = {a for ok in by_tool.values() for args, _ in ok for a, v in args.items() if isinstance(parsed(v), dt.datetime)}
+    for tool in by_tool:  # a change's own date-times are stored as the server resolves them
+        spec = catalog.get(tool)
+        props = (spec.definition.get("inputSchema") or {}).get("properties") or {} if spec is not None else {}
+        given = sorted(timed & set(props))
+        if given and spec is not None and spec.role.kind in ("create", "update"):
+            out.setdefault(tool, {})[STORED_KEY] = {"arguments": given, "zone": zone}
     for tool, rules in arguments.items():
         found: JSONDict = {}
         for name, argument in rules.items():
             found[name] = {"argument": argument, "zone": zone,
                            **_default(by_tool[tool], name, argument, zone, {k: v for k, v in rules.items()
                                                                             if v != argument})}
-        out[tool] = found
+            if (needed := _only_with(by_tool[tool], name, argument)) is not None:
+                found[name]["only_with"] = needed
+        out[tool] = {**out.get(tool, {}), **found}
     return out
 
 

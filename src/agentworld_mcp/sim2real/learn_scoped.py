@@ -7,6 +7,9 @@
   name becomes one entity ``{name: ...}`` of the collection (its key when the tools address it by name).
 - Items are keyed by the collection's own key field (``uid``), so the occurrences a listing expands
   from one series are one seed entity (its first occurrence), not several.
+- The scoping values a listing showed wholly (``calendar: Work``) are written per tool
+  (``_meta.agentworld/listed_scopes``): an entity a later call names in a scope never listed is
+  presumed to exist (``models/deterministic/presumed.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..models.deterministic.intervals import PAIRS
+from ..models.deterministic.learned_state import failed
+from ..models.deterministic.presumed import LISTED_SCOPES_META
 from ..world.catalog import Catalog, ToolSpec
+from .learn_meta import write_meta
+from .score import RecordedTurn
 
 JSONDict = dict[str, Any]
 _BOUNDS = frozenset(name for pair in PAIRS for name in pair)
@@ -57,3 +64,29 @@ def named_entities(data: Any, spec: ToolSpec, catalog: Catalog) -> list[tuple[st
     if not names or not all(isinstance(n, str) and n for n in names):
         return []
     return [(collection, [{field: n} for n in names])]
+
+
+def listed_scopes(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> dict[str, JSONDict]:
+    """Per tool taking a scoping argument, the values of it whose contents a successful listing showed
+    (``{"calendar": ["Work"]}``): what the world knows wholly; the rest is presumed (presumed.py)."""
+    seen: dict[str, set[str]] = {}
+    for turns in episodes.values():
+        for turn in turns:
+            spec = catalog.get(turn.tool)
+            if spec is None or failed(turn.result) or not spec.role.collection:
+                continue
+            probe = with_scope(turn.arguments, spec, catalog, spec.role.collection, [{}])
+            for name, value in (probe[0] if probe else {}).items():
+                seen.setdefault(name, set()).add(value)
+    out: dict[str, JSONDict] = {}
+    for spec in catalog:
+        props = (spec.definition.get("inputSchema") or {}).get("properties") or {}
+        found = {name: sorted(values) for name, values in seen.items() if name in props}
+        if found:
+            out[spec.name] = found
+    return out
+
+
+def add_scope_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:
+    """Write each tool's listed scopes under its ``_meta``; the number of tools written."""
+    return write_meta(data, LISTED_SCOPES_META, listed_scopes(episodes, catalog))

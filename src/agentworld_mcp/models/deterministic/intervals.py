@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from ..base import Prediction, Step
 
 JSONDict = dict[str, Any]
+T = TypeVar("T")
 
 #: Bound pairs a call may take, lower first. ``timeMin``/``timeMax``-style single bounds are records.bound_check's.
 PAIRS = (("start", "end"), ("from", "to"), ("begin", "end"), ("start_time", "end_time"), ("startTime", "endTime"),
@@ -123,3 +125,26 @@ def _says_after(step: Step, schema: Any) -> bool:
     text = " ".join(str(s.get("description") or "") for s in (schema,) if isinstance(s, dict))
     text += " " + str(step.tool.description or "")
     return re.search(r"\bmust (?:be|come|fall) (?:strictly )?after\b", text, re.IGNORECASE) is not None
+
+
+#: A listing's description naming the field its items are sorted by (``sorted by start``).
+_SORTED_BY = re.compile(r"\b(?:sorted|ordered)\s+by\s+`?([A-Za-z_][A-Za-z0-9_]*)`?", re.IGNORECASE)
+
+
+def described_order(step: Step, items: list[T], fields: Callable[[T], JSONDict]) -> list[T]:
+    """``items`` in the order the listing's description states when it names a time field
+    (``sorted by start``): by instant, a bare date at its midnight; items without one keep their place last."""
+    match = _SORTED_BY.search(str(step.tool.definition.get("description") or ""))
+    if match is None:
+        return items
+    name = match.group(1)
+    timed = [(instant(fields(item).get(name)), index, item) for index, item in enumerate(items)]
+    if not any(t is not None for t, _, _ in timed):
+        return items
+
+    def key(entry: tuple[tuple[datetime, bool] | None, int, T]) -> tuple[int, datetime, int]:
+        moment = entry[0][0] if entry[0] is not None else datetime.max
+        as_utc = moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo is not None else moment
+        return (entry[0] is None, as_utc, entry[1])
+
+    return [item for _, _, item in sorted(timed, key=key)]

@@ -13,7 +13,9 @@ A naive argument is the zone's wall time, an aware one the same instant; a date 
 (``days`` after it when defaulted). ``zone`` is a named zone whose offsets fit every recorded answer,
 else a fixed offset (``+01:00``). The model's invented value is replaced wherever the answer repeats
 it (a note quoting it), and the entity the call creates or changes stores the resolved instant, so a
-later read shows it as the server does.
+later read shows it as the server does. ``only_with`` names the argument without which no answer
+showed the field (``next_occurrence`` only for an ``rrule``): left out, the field is too. ``_stored``
+lists a change's date-time arguments that its entity stores resolved (an update moving ``start``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 JSONDict = dict[str, Any]
 #: ``_meta`` key of a tool definition holding its learned instant rules.
 INSTANTS_META = "agentworld/instants"
+#: Rule name (no answer field) of the date-time arguments a change stores resolved in the zone.
+STORED_KEY = "_stored"
 
 
 def parsed(value: Any) -> dt.datetime | dt.date | None:
@@ -131,8 +135,20 @@ def with_instants(step: Step, answer: Prediction) -> Prediction:
     observation: JSONDict = answer.observation
     effects = list(answer.effects) if answer.effects is not None else None
     changed = False
+    stored = rules.get(STORED_KEY)
+    if isinstance(stored, dict) and effects is not None and (zone := zone_of(str(stored.get("zone", "")))) is not None:
+        for argument in stored.get("arguments") or ():
+            moment = resolved(step.arguments.get(argument), zone) if isinstance(argument, str) else None
+            if isinstance(moment, dt.datetime) and isinstance(argument, str) and argument in step.arguments:
+                effects = [_stored(e, step, argument, _text(moment)) for e in effects]
+                changed = True
     for name, rule in rules.items():
-        if name not in observation or not isinstance(rule, dict):
+        if name not in observation or not isinstance(rule, dict) or name == STORED_KEY:
+            continue
+        needed = rule.get("only_with")
+        if isinstance(needed, str) and step.arguments.get(needed) in (None, ""):
+            observation = {k: v for k, v in observation.items() if k != name}  # never shown without it
+            changed = True
             continue
         value = instant_value(step.arguments, rule)
         current = observation[name]
@@ -151,4 +167,4 @@ def with_instants(step: Step, answer: Prediction) -> Prediction:
                                text=None if isinstance(text, str) and text.lstrip().startswith(("{", "[")) else text)
 
 
-__all__ = ["INSTANTS_META", "in_zone", "instant_value", "parsed", "resolved", "with_instants", "zone_of"]
+__all__ = ["INSTANTS_META", "STORED_KEY", "in_zone", "instant_value", "parsed", "resolved", "with_instants", "zone_of"]

@@ -134,9 +134,10 @@ def _value(step: Step, statistic: JSONDict, current: Any) -> tuple[bool, Any]:
 
 def with_values(step: Step, answer: Prediction) -> Prediction:
     """``answer`` with the tool's learned statistics applied (see the module doc)."""
+    from .learned_created import with_created  # a new entity in the state the recording showed new ones in
     from .learned_instants import with_instants  # an argument's instant in the server's zone
 
-    answer = with_instants(step, answer)
+    answer = with_created(step, with_instants(step, answer))
     statistics = values_of(step)
     if not statistics or answer.is_error or not isinstance(answer.observation, (dict, list)):
         return answer

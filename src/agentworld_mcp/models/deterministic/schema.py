@@ -43,6 +43,7 @@ from .served import predict_as_served
 from .learned_lifecycle import state_field  # a word filter's field, as a recording showed it
 from .service_envelope import enveloped
 from .stated_end import with_stated_end
+from .presumed import presumed, with_presumed  # entities of a scope the recording never listed
 
 JSONDict = dict[str, Any]
 
@@ -356,7 +357,7 @@ def _update(step: Step, role: ToolRole) -> Prediction:
             return made
         new_key, fields = made
         return Prediction(render_entity(step, role, fields), effects=[Effect("create", role.collection, new_key, fields)])
-    if entity is None:
+    if entity is None and (entity := presumed(step, role, key)) is None:  # a scope never listed: presumed.py
         return not_found(step, role, _shown(step, role, key))
     changes = records.changes_of(step, role, entity.fields)
     if not step.tool.output_schema:
@@ -371,7 +372,8 @@ def _update(step: Step, role: ToolRole) -> Prediction:
     merged = {**entity.fields, **changes}
     full = fill(merged, schema, step.rng, step.turn) if schema else merged
     changes.update({k: v for k, v in full.items() if k not in merged})
-    return Prediction(render_entity(step, role, full), effects=[Effect("update", role.collection, key, changes)])
+    return with_presumed(step, entity, Prediction(render_entity(step, role, full),
+                                                  effects=[Effect("update", role.collection, key, changes)]))
 
 
 def _update_many(step: Step, role: ToolRole, batch: list[Any]) -> Prediction:
@@ -431,17 +433,19 @@ def _delete(step: Step, role: ToolRole) -> Prediction:
         key, found = _target(step, role)
         if key is None:
             return action_answer(step, role)
-        if found is None:
+        if found is None and (found := presumed(step, role, key)) is None:  # a scope never listed: presumed.py
             return not_found(step, role, _shown(step, role, key))
         keys = [key]
     entities = []
     for key in keys:
         entity = ledger.get(role.collection, role.scoped(step.arguments, key)) if keys_arg else ledger.get(
-            role.collection, key)
+            role.collection, key) or found
         if entity is None:
             return not_found(step, role, key)
         entities.append(entity)
-    effects = [Effect("delete", role.collection, e.key) for e in entities]
+    effects = [*(Effect("observe", e.collection, e.key, dict(e.fields)) for e in entities
+                 if ledger.get(e.collection, e.key, include_deleted=True) is None),  # presumed: then gone
+               *(Effect("delete", role.collection, e.key) for e in entities)]
     shown = [str(e.fields.get(role.key_field, _shown(step, role, e.key))) for e in entities]
     message = f"{role.noun} {', '.join(shown)} deleted"
     out = step.tool.output_schema
@@ -475,7 +479,7 @@ def _move(step: Step, role: ToolRole) -> Prediction:
                     None)
     if source is None or dest_arg is None:
         return action_answer(step, role)
-    entity = step.episode.ledger.get(role.collection, source)
+    entity = step.episode.ledger.get(role.collection, source) or presumed(step, role, source)
     if entity is None:
         return not_found(step, role, source)
     dest = str(args[dest_arg])
@@ -483,7 +487,7 @@ def _move(step: Step, role: ToolRole) -> Prediction:
         return error(f"{role.noun} {dest} already exists")
     moved = {**entity.fields, role.key_field: args[dest_arg]}
     body = render_entity(step, role, moved) if step.tool.output_schema else f"{role.noun} {source} renamed to {dest}"
-    return Prediction(body, effects=[Effect("move", role.collection, source, moved, new_key=dest)])
+    return with_presumed(step, entity, Prediction(body, effects=[Effect("move", role.collection, source, moved, new_key=dest)]))
 
 
 def _list(step: Step, role: ToolRole) -> Prediction:
@@ -527,6 +531,10 @@ def _listed(step: Step, role: ToolRole, collections: list[ToolRole]) -> Predicti
         schema = item_schema(step, within, many=True)
         found += [(f, e, within) for e in step.episode.ledger.items(within.collection) for f in occurrences(e.fields, series)
                   if matches(f, step.arguments, within, schema, step) and records.active(step, within, f)]
+    if series is not None:  # occurrences of series beside single items, in the order the description states
+        from .intervals import described_order
+
+        found = described_order(step, found, lambda hit: hit[0])
     found, unreadable = query_listing(step, role, found, lambda hit: hit[0])  # ORDER BY/LIMIT, or the query's error
     if unreadable is not None:
         return unreadable

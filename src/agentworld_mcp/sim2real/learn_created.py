@@ -1,0 +1,126 @@
+"""Learn the state a new entity starts in from what later answers showed of the entities a session
+created (served by ``models/deterministic/learned_created.py``, whose doc shows the rule).
+
+A create's answer often shows only its key (``{"ok": true, "uid": ...}``); a later listing shows the
+whole entity (``all_day: false, done: false, done_at: null``). For each create tool, the entities
+its answers keyed are followed into every later successful answer that shows an object with that
+key; a field no create argument named, with one value on every such entity (two at least), is its
+starting value. A boolean that was true exactly where an argument was a date, not a date-time
+(``all_day`` for ``start: 2026-12-12``), is written as that argument's form; one shown only on the
+entities made with some argument (``recurring: true`` with an ``rrule``) as ``only_with`` it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from ..models.deterministic.learned_created import CREATED_META
+from ..models.deterministic.learned_instants import parsed
+from ..models.deterministic.learned_state import answer_data, failed
+from ..world.catalog import Catalog
+from .learn_meta import write_meta
+from .score import RecordedTurn
+
+JSONDict = dict[str, Any]
+_MISSING = object()
+#: An id-named answer field (``uid``, ``id``, ``booking_id``, ``eventId``).
+_ID = re.compile(r"u?id|[A-Za-z]+(?:_id|Id)")
+
+
+def _objects(value: Any, depth: int = 0) -> list[JSONDict]:
+    """Every object inside an answer (a listing's items, an envelope's payload)."""
+    if depth > 4:
+        return []
+    if isinstance(value, dict):
+        return [value, *(o for v in value.values() for o in _objects(v, depth + 1))]
+    if isinstance(value, list):
+        return [o for v in value for o in _objects(v, depth + 1)]
+    return []
+
+
+def _shown(turns: list[RecordedTurn], key_field: str) -> dict[str, list[JSONDict]]:
+    """Per key value, every object of a successful answer showing it under ``key_field``."""
+    out: dict[str, list[JSONDict]] = {}
+    for turn in turns:
+        if failed(turn.result):
+            continue
+        for obj in _objects(answer_data(turn.result)):
+            value = obj.get(key_field)
+            if isinstance(value, str) and len(obj) > 2:
+                out.setdefault(value, []).append(obj)
+    return out
+
+
+def _is_date(value: Any) -> bool:
+    found = parsed(value)
+    return isinstance(found, dt.date) and not isinstance(found, dt.datetime)
+
+
+def _starting(made: list[tuple[JSONDict, JSONDict]], names: set[str]) -> JSONDict:
+    """The fields every created entity showed with one value (or as an argument's date form)."""
+    out: JSONDict = {}
+    fields = sorted({f for _, shown in made for f in shown} - names)
+    for field in fields:
+        values = [shown.get(field, _MISSING) for _, shown in made]
+        if len(values) < 2:
+            continue
+        if any(v is _MISSING for v in values):  # ``recurring: true`` shown only for those made with an ``rrule``
+            present = [v for v in values if v is not _MISSING]
+            if isinstance(present[0], bool) and all(v is present[0] for v in present):
+                needed = [a for a in sorted({a for args, _ in made for a in args})
+                          if all((args.get(a) not in (None, "")) == (v is not _MISSING) for (args, _), v in zip(made, values))]
+                if len(needed) == 1:
+                    out[field] = {"value": present[0], "only_with": needed[0]}
+            continue
+        if all(v == values[0] and type(v) is type(values[0]) for v in values) and (
+                values[0] is None or isinstance(values[0], (bool, int, float)) or isinstance(values[0], str)
+                and len(values[0]) <= 40 and parsed(values[0]) is None):
+            out[field] = {"value": values[0]}
+            continue
+        if all(isinstance(v, bool) for v in values) and len(set(values)) == 2:
+            for argument in sorted({a for args, _ in made for a in args}):
+                if all(v == _is_date(args.get(argument)) for (args, _), v in zip(made, values)):
+                    out[field] = {"date_of": argument}
+                    break
+    return out
+
+
+def learn_created(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> dict[str, JSONDict]:
+    """Per create tool, the starting value of each field its entities showed later (see the module doc)."""
+    out: dict[str, JSONDict] = {}
+    for turns in [list(ts) for ts in episodes.values()]:
+        for index, turn in enumerate(turns):
+            spec = catalog.get(turn.tool)
+            if spec is None or spec.role.kind != "create" or failed(turn.result):
+                continue
+            data = answer_data(turn.result)
+            if not isinstance(data, dict):
+                continue
+            # the entity's key as its answer names it: the role's key field, else its one id-named field
+            named = [k for k in data if k == spec.role.key_field] or [k for k in data if _ID.fullmatch(k)]
+            key_field = named[0] if len(named) == 1 else ""
+            key = data.get(key_field)
+            if not isinstance(key, str):
+                continue
+            later = _shown(turns[index + 1:], key_field).get(key) or []
+            if later:
+                out.setdefault(turn.tool, {}).setdefault("made", []).append((turn.arguments, later[0]))
+    learned: dict[str, JSONDict] = {}
+    for tool, found in out.items():
+        spec = catalog.get(tool)
+        props = (spec.definition.get("inputSchema") or {}).get("properties") or {} if spec is not None else {}
+        starting = _starting(found["made"], set(props) | {spec.role.key_field if spec is not None else ""}
+                             | {k for _, shown in found["made"] for k in shown if _ID.fullmatch(k)})
+        if starting:
+            learned[tool] = starting
+    return learned
+
+
+def add_created_meta(data: JSONDict, catalog: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:
+    """Write each create tool's starting fields under its ``_meta``; the number of tools written."""
+    return write_meta(data, CREATED_META, learn_created(episodes, catalog))
+
+
+__all__ = ["add_created_meta", "learn_created"]
