@@ -70,7 +70,7 @@ KIND_OF_OP: dict[str, str] = {
     "read": "search", "query": "action", "write": "update", "create_table": "create", "list_tables": "list",
     "list_schemas": "list", "describe_table": "read", "drop_table": "delete", "insert": "create",
     "update": "update", "delete": "delete", "create_index": "create", "alter_table": "update",
-    "sample_rows": "search",
+    "sample_rows": "search", "select_rows": "search",
 }
 
 
@@ -130,7 +130,7 @@ def _database_op(tokens: list[str], props: JSONDict) -> str | None:
     table_arg = any(a in props for a in TABLE_ARGS)
     if not (names & _TABLE_WORDS or table_arg):
         return None
-    found = _table_op(tokens, props)
+    found = _table_op(tokens, props) or _record_op(tokens, props)
     if found is not None or (tokens and tokens[0] in _CHANGING_VERBS):  # a write this does not know stays a record
         return found
     if names & _SAMPLE_WORDS and table_arg:
@@ -138,6 +138,39 @@ def _database_op(tokens: list[str], props: JSONDict) -> str | None:
     if names & _DESCRIBE_WORDS and (table_arg or not props):
         return "describe_table"
     return None
+
+
+#: Verbs of a record tool of a database catalog (``create_record(table, data)``, ``read_records(table, conditions)``)
+#: -> the row operation it is; arguments that carry a row's values and its selection, as objects.
+_RECORD_VERBS = {"create": "insert", "add": "insert", "insert": "insert", "new": "insert",
+                 "read": "select_rows", "get": "select_rows", "find": "select_rows", "list": "select_rows",
+                 "select": "select_rows", "fetch": "select_rows", "search": "select_rows", "query": "select_rows",
+                 "update": "update", "modify": "update", "edit": "update", "change": "update", "set": "update", "patch": "update",
+                 "delete": "delete", "remove": "delete"}
+ROW_ARGS = ("data", "values", "row", "record", "fields", "set")
+CONDITION_ARGS = ("conditions", "where", "filter", "filters", "criteria", "match")
+
+
+def _record_op(tokens: list[str], props: JSONDict) -> str | None:
+    """The row operation of a tool with a table argument and row objects, by its verb: in a catalog that also runs
+    SQL its rows are the database's rows, so ``create_record(table, data)`` is an INSERT and ``read_records(table,
+    conditions)`` a SELECT (the same database answers the statement tool and these)."""
+    if not tokens or not any(a in props for a in TABLE_ARGS):
+        return None
+    op = _RECORD_VERBS.get(tokens[0])
+    objects = {a for a in (*ROW_ARGS, *CONDITION_ARGS) if _is_object(props.get(a))}
+    if op in ("insert", "update") and not objects & set(ROW_ARGS):
+        return None
+    if op in ("select_rows", "delete") and not objects & set(CONDITION_ARGS):  # a sample or a drop has no selection
+        return None
+    return op
+
+
+def _is_object(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return False
+    kind = schema.get("type")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind) or (kind is None and "properties" in schema)
 
 
 def dialect_of(text: str) -> str | None:

@@ -50,7 +50,8 @@ from .sql_dialects import (TYPED_DIALECTS, command, data_type, located, mysql_de
 from .sql_shapes import python_value, statement_answer, stated_keys
 from .sql_show import mysql_describe, show_statement
 from .sql_text import csv_text, rows_text
-from ...world.sql_roles import DB_COLLECTION, DB_NAME, TABLE_ARGS, dialect_of
+from ...world.sql_roles import CONDITION_ARGS, DB_COLLECTION, DB_NAME, ROW_ARGS, TABLE_ARGS, dialect_of
+from . import sql_records
 
 JSONDict = dict[str, Any]
 _WRITE_PREFIXES = ("INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "REPLACE")
@@ -81,6 +82,9 @@ class Convention:
     #: ``csv`` servers' sentences for a statement without rows (``{rowcount}`` filled in) and an empty result.
     write_message: str | None = None
     empty_message: str | None = None
+    #: ``errors == "error"`` servers whose thrown text is ``error_prefix``, the driver's result code, the message
+    #: (a Node server over node-sqlite3: ``Error: SQLITE_ERROR: near "x": syntax error``).
+    lead: bool = False
 
 
 @functools.cache
@@ -139,7 +143,15 @@ def convention(world: World) -> Convention:
         elif response.startswith(("[", "{")):
             rows = "json"
     return Convention(dialect, rows, errors, prefix, values, str(habits["default_schema"]),
-                      habits.get("schema_owner"), habits.get("write_message"), habits.get("empty_message"))
+                      habits.get("schema_owner"), habits.get("write_message"), habits.get("empty_message"),
+                      bool(habits.get("lead")) and errors == "error")
+
+
+def node_server(world: World) -> bool:
+    """Whether the catalog was listed by a Node server: zod's JSON Schema names its draft (``"$schema"``) in
+    every input schema, where Python SDKs never do."""
+    schemas = [t.get("inputSchema") or {} for t in world.tools]
+    return bool(schemas) and all("$schema" in s for s in schemas)
 
 
 def _variant(habits: JSONDict, world: World) -> JSONDict:
@@ -149,6 +161,8 @@ def _variant(habits: JSONDict, world: World) -> JSONDict:
 
     statement_args = {role.query_arg for role in map(infer_role, world.tools) if role.style == "sql" and role.query_arg}
     for variant in habits.get("variants") or ():
+        if variant.get("listing") == "node" and node_server(world):
+            return {**habits, **{k: v for k, v in variant.items() if k not in ("about", "listing")}}
         if statement_args and statement_args <= set(variant.get("statement_arg") or ()):
             return {**habits, **{k: v for k, v in variant.items() if k not in ("about", "statement_arg")}}
     return habits
@@ -335,6 +349,8 @@ def _result(outcome: Outcome, conv: Convention, sql: str) -> _Body:
     writes = sql.strip().upper().startswith(_WRITE_PREFIXES) and not outcome.columns
     if not writes:
         return _Body(rows=outcome.rows, count=len(outcome.rows), columns=outcome.columns)
+    if conv.rows == "json" and conv.dialect == "sqlite":  # a Node driver's all(): a statement's rows, none for a write
+        return _Body(rows=outcome.rows, count=max(outcome.rowcount, 0), columns=outcome.columns)
     if conv.rows == "repr":  # mcp-server-sqlite: [{'affected_rows': N}]
         return _Body(rows=[{"affected_rows": outcome.rowcount}], count=outcome.rowcount)
     if conv.dialect == "mysql":  # mysql2's ResultSetHeader
@@ -434,6 +450,8 @@ def _list_tables(step: Step, role: ToolRole, db: Database, conv: Convention) -> 
         rows = db.query("SELECT name FROM sqlite_master WHERE type='table'")
     elif conv.dialect == "mysql":  # SHOW TABLES
         rows = [{f"Tables_in_{DB_NAME}": t} for t in db.tables()]
+    elif conv.dialect == "sqlite":  # sqlite_master's own column, user tables only
+        rows = [{"name": t} for t in db.tables()]
     else:
         rows = [{"table_name": t} for t in db.tables()]
     return _Body(rows=rows, count=len(rows))
@@ -471,8 +489,13 @@ def _describe_table(step: Step, role: ToolRole, db: Database, conv: Convention) 
     if conv.rows == "repr":  # the reference server interpolates the name into PRAGMA, errors and all
         return _Body(rows=db.run(f"PRAGMA table_info({table})").rows)
     columns = db.columns(table)
+    said = step.derived("sql_wording", lambda: sql_records.wording(step.world))
+    if not columns and said.missing_table:  # the server's own check, as its demonstrations word it
+        raise _Refused(said.missing_table.format(table=table))
     if not columns:
         raise SQLFailure(worded(f"no such table: {table}", conv.dialect))
+    if conv.rows == "json" and conv.dialect == "sqlite":  # a JSON server prints PRAGMA table_info's rows
+        return _Body(rows=columns, count=len(columns))
     if conv.dialect == "mysql":
         return _Body(rows=mysql_describe(db, table, columns), count=len(columns))
     rows = [{"column_name": c["name"], "data_type": data_type(c["type"], conv.dialect),
@@ -488,23 +511,51 @@ def _drop_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> _
 
 
 def _row_op(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
-    """insert/update/delete with the row as arguments, as servers build them (``... RETURNING *``)."""
+    """insert/select/update/delete with the row and its selection as arguments, as servers build them
+    (``... RETURNING *``); a learned answer template words the outcome as the server does (:mod:`.sql_records`)."""
     table = _table_arg(step)
-    data = step.arguments.get("data") or step.arguments.get("values") or step.arguments.get("row") or {}
-    where = step.arguments.get("where")
+    said = step.derived("sql_wording", lambda: sql_records.wording(step.world))
+    data = sql_records.first_object(step.arguments, ROW_ARGS)
+    where, where_params = sql_records.where_clause(sql_records.first_object(step.arguments, CONDITION_ARGS))
+    _checked(table, data, step.arguments, db, said)
     params = list(data.values()) if isinstance(data, dict) else []
+    name = sql_records.quoted(table)
     if role.op == "insert":
-        cols = ", ".join(data) if isinstance(data, dict) else ""
-        sql = f"INSERT INTO {table} ({cols}) VALUES ({', '.join('?' for _ in params)}) RETURNING *"
+        cols = ", ".join(map(sql_records.quoted, data)) if isinstance(data, dict) else ""
+        sql = f"INSERT INTO {name} ({cols}) VALUES ({', '.join('?' for _ in params)}) RETURNING *"
     elif role.op == "update":
-        sets = ", ".join(f"{c} = ?" for c in data) if isinstance(data, dict) else ""
-        sql = f"UPDATE {table} SET {sets}" + (f" WHERE {where}" if where else "") + " RETURNING *"
+        sets = ", ".join(f"{sql_records.quoted(c)} = ?" for c in data) if isinstance(data, dict) else ""
+        sql = f"UPDATE {name} SET {sets}{where} RETURNING *"
+        params += where_params
+    elif role.op == "select_rows":
+        limit, offset = step.arguments.get("limit"), step.arguments.get("offset")
+        page = (f" LIMIT {int(limit)}" if isinstance(limit, (int, float)) and not isinstance(limit, bool) else
+                " LIMIT -1" if isinstance(offset, (int, float)) else "")
+        page += f" OFFSET {int(offset)}" if isinstance(offset, (int, float)) and not isinstance(offset, bool) else ""
+        sql, params = f"SELECT * FROM {name}{where}{page}", where_params
     else:
-        sql = f"DELETE FROM {table}" + (f" WHERE {where}" if where else "") + " RETURNING *"
-    columns, rows, _ = db.execute(sql, [json.dumps(p) if isinstance(p, (dict, list)) else p for p in params])
-    if conv.rows == "repr":
+        sql, params = f"DELETE FROM {name}{where} RETURNING *", where_params
+    columns, rows, cursor = db.execute(sql, [json.dumps(p) if isinstance(p, (dict, list)) else p for p in params])
+    template = said.templates.get(step.tool.name)
+    if template is not None and role.op != "select_rows":
+        lastrowid = cursor.lastrowid if role.op == "insert" else None
+        return _Body(value=sql_records.filled(template, lastrowid, len(rows)), count=len(rows))
+    if conv.rows == "repr" and role.op != "select_rows":
         return _Body(rows=[{"affected_rows": len(rows)}], count=len(rows))
     return _Body(rows=rows, count=len(rows), columns=columns)
+
+
+def _checked(table: str, data: Any, arguments: JSONDict, db: Database, said: sql_records.Wording) -> None:
+    """The server's own checks before its statement, where the demonstrations show how it words them."""
+    if said.missing_table and table not in db.tables():
+        raise _Refused(said.missing_table.format(table=table))
+    if said.missing_column:
+        known = {str(c["name"]) for c in db.columns(table)}
+        given = [*(data or {})] + [*(sql_records.first_object(arguments, CONDITION_ARGS) or {})] \
+            if isinstance(data, (dict, type(None))) else []
+        unknown = next((str(c) for c in given if str(c) not in known), None)
+        if unknown is not None:
+            raise _Refused(said.missing_column.format(table=table, column=unknown))
 
 
 def _create_index(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
@@ -530,7 +581,7 @@ def _alter_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> 
 _OPS = {
     "read": _read, "write": _write, "query": _query, "create_table": _create_table, "list_tables": _list_tables,
     "list_schemas": _list_schemas, "describe_table": _describe_table, "drop_table": _drop_table,
-    "insert": _row_op, "update": _row_op, "delete": _row_op, "create_index": _create_index,
+    "insert": _row_op, "update": _row_op, "delete": _row_op, "select_rows": _row_op, "create_index": _create_index,
     "alter_table": _alter_table, "sample_rows": _sample_rows,
 }
 
@@ -600,6 +651,11 @@ def _structured(step: Step, body: _Body, text: str) -> Any:
 
 def _error(step: Step, conv: Convention, message: str, *, database: bool) -> Prediction:
     """An error as the server words it: ``Database error: ...`` text, or ``isError`` with the database's words."""
+    said = step.derived("sql_wording", lambda: sql_records.wording(step.world))
+    if conv.errors == "error" and (said.leads or said.codes or conv.lead):  # a server that prefixes what it throws
+        code = f"{sql_records.result_code(message)}: " if database and (said.codes or conv.lead) else ""
+        lead = said.leads.get(step.tool.name, conv.error_prefix if conv.lead or said.codes else "")
+        return Prediction(f"{lead}{code}{message}", is_error=True, effects=[])
     if conv.errors == "text":
         text = f"{conv.error_prefix}{message}" if database else f"Error: {message}"
         if step.tool.output_schema:

@@ -157,6 +157,8 @@ def open_database(step: Step, dialect: str, *, typed: bool = True) -> Database:
     fields = entity.fields if entity is not None else {}
     stored = str(fields.get("dialect") or dialect)  # seeds are in the catalog's dialect unless they say
     source = fields.get("sql") or []
+    if entity is None and step.world.demonstrations:  # the tables and rows the demonstrations showed (sql_seed)
+        stored, source = "sqlite", step.derived("sql_seed", lambda: _shown(step))
     statements = [source] if isinstance(source, str) else [str(s) for s in source]
     digest = _digest(stored, statements)
     cached = _PRISTINE.get(digest)
@@ -169,6 +171,13 @@ def open_database(step: Step, dialect: str, *, typed: bool = True) -> Database:
     pristine.backup(work)
     work.bound_size()
     return Database(work, dump, dialect)
+
+
+def _shown(step: Step) -> list[str]:
+    from .common import entity_model
+    from .sql_seed import seed_statements
+
+    return seed_statements(step.world, entity_model(step).roles)
 
 
 def _digest(dialect: str, statements: list[str]) -> str:

@@ -1,0 +1,137 @@
+"""Record tools of a database catalog, served by the episode's SQL database.
+
+``create_record(table, data)``, ``read_records(table, conditions, limit, offset)``,
+``update_records(table, data, conditions)`` and ``delete_records(table, conditions)`` (see
+:func:`agentworld_mcp.world.sql_roles._record_op`) become an INSERT, a SELECT, an UPDATE and a DELETE
+over the same database the statement tool runs on, so rows one writes the other reads.
+
+How such a server words its answers is its own (``{"message": ..., "insertedId": N}``,
+``{"changes": N}``...): where the world has demonstrations of the tool, its answer object is a
+template whose integer fields are the statement's new row id or row count (by their names) and whose
+other fields are the server's constants; where it has error demonstrations, they give the tool's lead
+(``Error creating record: ``), whether the driver's result code precedes SQLite's message
+(``SQLITE_CONSTRAINT: ...``) and how the server words its own checks of a table and a column
+(``Table "x" does not exist``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...world.sql_roles import CONDITION_ARGS, ROW_ARGS, TABLE_ARGS
+from ...world.world import World
+
+JSONDict = dict[str, Any]
+_ID_KEY = re.compile(r"id$|rowid", re.IGNORECASE)
+_COUNT_KEY = re.compile(r"count|affected|changes|rows|deleted|updated|inserted|modified", re.IGNORECASE)
+_CODE = re.compile(r"^(SQLITE_[A-Z_]+): ")
+_LEAD = re.compile(r'^([^"\'\n:]{1,60}: )')
+
+
+@dataclass
+class Wording:
+    """What the demonstrations show of a catalog's record and table tools' answers."""
+
+    #: tool -> its answer object with ``{"$": "lastrowid"|"rowcount"}`` in place of the values the statement decides
+    templates: dict[str, JSONDict] = field(default_factory=dict)
+    #: tool -> the text its errors start with
+    leads: dict[str, str] = field(default_factory=dict)
+    #: whether SQLite's message is preceded by its result code (``SQLITE_ERROR: near "x": syntax error``)
+    codes: bool = False
+    missing_table: str | None = None  # with {table}
+    missing_column: str | None = None  # with {column} and {table}
+
+
+def wording(world: World) -> Wording:
+    """The catalog's wording, from its demonstrations (none: an empty :class:`Wording`)."""
+    out = Wording()
+    for demo in world.demonstrations:
+        response = demo.response
+        if isinstance(response, str) and not demo.is_error:
+            try:
+                response = json.loads(response)
+            except ValueError:
+                continue
+        if not demo.is_error:
+            if isinstance(response, dict) and demo.tool not in out.templates and _row_tool(demo.arguments):
+                out.templates[demo.tool] = {k: _slot(k, v) for k, v in response.items()}
+            continue
+        if not isinstance(response, str):
+            continue
+        lead = _LEAD.match(response)
+        rest = response[lead.end():] if lead else response
+        if lead and not _CODE.match(response):
+            out.leads.setdefault(demo.tool, lead.group(1))
+        if _CODE.match(rest):
+            out.codes = True
+            continue
+        table = next((demo.arguments[a] for a in TABLE_ARGS if isinstance(demo.arguments.get(a), str)), None)
+        if not table or table not in rest:
+            continue
+        named = [k for a in (*ROW_ARGS, *CONDITION_ARGS) if isinstance(demo.arguments.get(a), dict)
+                 for k in demo.arguments[a] if re.search(rf"\b{re.escape(k)}\b", rest)]
+        if named and out.missing_column is None:
+            out.missing_column = rest.replace(table, "{table}").replace(named[0], "{column}")
+        elif not named and out.missing_table is None:
+            out.missing_table = rest.replace(table, "{table}")
+    return out
+
+
+def _row_tool(arguments: JSONDict) -> bool:
+    return any(isinstance(arguments.get(a), str) for a in TABLE_ARGS)
+
+
+def _slot(key: str, value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if _ID_KEY.search(key):
+            return {"$": "lastrowid"}
+        if _COUNT_KEY.search(key):
+            return {"$": "rowcount"}
+    return value
+
+
+def filled(template: JSONDict, lastrowid: int | None, rowcount: int) -> JSONDict:
+    """The template with this statement's values."""
+    values = {"lastrowid": lastrowid, "rowcount": rowcount}
+    return {k: values[v["$"]] if isinstance(v, dict) and set(v) == {"$"} else v for k, v in template.items()}
+
+
+def result_code(message: str) -> str:
+    """SQLite's primary result code for one of its messages, as drivers that print codes name it."""
+    if "constraint failed" in message:
+        return "SQLITE_CONSTRAINT"
+    if "readonly" in message:
+        return "SQLITE_READONLY"
+    if "datatype mismatch" in message:
+        return "SQLITE_MISMATCH"
+    return "SQLITE_ERROR"
+
+
+def quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def where_clause(conditions: Any) -> tuple[str, list[Any]]:
+    """``WHERE`` for a conditions object (equalities, ANDed; None is ``IS NULL``) or a SQL condition string."""
+    if isinstance(conditions, str) and conditions.strip():
+        return f" WHERE {conditions}", []
+    if not isinstance(conditions, dict) or not conditions:
+        return "", []
+    parts, params = [], []
+    for column, value in conditions.items():
+        if value is None:
+            parts.append(f"{quoted(str(column))} IS NULL")
+        else:
+            parts.append(f"{quoted(str(column))} = ?")
+            params.append(json.dumps(value) if isinstance(value, (dict, list)) else value)
+    return " WHERE " + " AND ".join(parts), params
+
+
+def first_object(arguments: JSONDict, names: tuple[str, ...]) -> Any:
+    return next((arguments[a] for a in names if a in arguments and arguments[a] is not None), None)
+
+
+__all__ = ["Wording", "filled", "first_object", "quoted", "result_code", "where_clause", "wording"]
