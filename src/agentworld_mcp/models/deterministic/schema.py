@@ -87,6 +87,9 @@ class SchemaWorldModel:
 def predict(step: Step) -> Prediction:
     """The deterministic answer to ``step`` and the effects it would have (nothing is applied)."""
     step = with_stated_end(step)  # an interval created without its end ends where its text says: stated_end.py
+    from .timezones import in_stated_zone  # times stored in the zone the catalog says it reads them in
+
+    step = in_stated_zone(step)
     if (served := predict_as_served(step, predict)) is not None:  # wrapped results, in-band failures: served.py
         return served
     from .list_fields import predict_list_field  # ``add_tags(paths, tags)`` changes the notes' tags: list_fields.py

@@ -5,7 +5,9 @@ A service's MCP servers print what its API answers, and many APIs wrap the objec
 has_more}``; Notion's searches ``{object: "list", results, next_cursor, has_more}``; Google
 Calendar's MCP servers report a delete as ``{success: true, ...}``. The record model answers
 with the bare object or list; this puts it in the envelope the service's profile
-(:mod:`agentworld_mcp.world.service_profiles`) describes. Only tools without an outputSchema (an
+(:mod:`agentworld_mcp.world.service_profiles`) describes. A catalog of no known service that
+states a few of its answers (``{"calendars": [name, ...]}``, ``{"ok": True, "created": name}``)
+answers its other tools alike: a listing under its collection's name, a change with the flag. Only tools without an outputSchema (an
 outputSchema decides the shape itself), only successful record answers; the effects stay.
 """
 
@@ -34,7 +36,7 @@ def enveloped(step: Step, role: ToolRole, answer: Prediction) -> Prediction:
     profile = service_profiles.PROFILES.get(service) if service else None
     envelope = profile.envelope if profile else None
     if profile is None or envelope is None:
-        return answer
+        return _catalog_enveloped(step, role, answer)
     observation = answer.observation
     noun = singular(role.collection).split("_")[-1]
     if isinstance(observation, list) and envelope.listing is not None:
@@ -75,3 +77,50 @@ def _fill(template: Mapping[str, Any], content: Any, values: Mapping[str, str], 
         except KeyError:
             continue
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class _Stated:
+    """What the answers a catalog's descriptions state share: listings wrapped under their noun, a success flag."""
+
+    wraps_lists: bool
+    flag: str | None
+
+
+def _stated(tools: list[JSONDict]) -> _Stated:
+    from ...world.house_style import described_shape, flag_of
+
+    shapes = [s for t in tools if isinstance(s := described_shape(t), dict)]
+    wrapped = bare = 0
+    flags: set[str] = set()
+    for shape in shapes:
+        props = shape.get("properties") or {}
+        if shape.get("type") == "array":
+            bare += 1
+        elif shape.get("type") == "object" and len(props) == 1 and (next(iter(props.values())) or {}).get("type") == "array":
+            wrapped += 1
+        if (flag := flag_of(shape)) is not None:
+            flags.add(flag)
+    flag_votes = sum(1 for s in shapes if flag_of(s) is not None)
+    return _Stated(wraps_lists=wrapped > 0 and bare == 0, flag=flags.pop() if len(flags) == 1 and flag_votes >= 2 else None)
+
+
+def _catalog_enveloped(step: Step, role: ToolRole, answer: Prediction) -> Prediction:
+    """``answer`` in the envelope the catalog's stated answers share, for a tool that states none itself."""
+    from ...world.house_style import described_shape, house_style
+
+    if answer.text is not None or described_shape(step.tool.definition) is not None:
+        return answer
+    if step.derived("house style", lambda: house_style(step.world.tools)) is not None:
+        return answer  # most tools state one envelope: the house style wraps (house_style.py)
+    stated = step.derived("stated envelope", lambda: _stated(step.world.tools))
+    observation = answer.observation
+    noun = (role.collection or "").split("_")[-1]
+    if isinstance(observation, list) and role.kind == "list" and stated.wraps_lists and noun:
+        body: JSONDict = {noun: observation}
+    elif (isinstance(observation, dict) and stated.flag is not None and role.kind in ("create", "update", "delete", "action")
+          and stated.flag not in observation):
+        body = {stated.flag: True, **observation}
+    else:
+        return answer
+    return dataclasses.replace(answer, observation=body)

@@ -147,3 +147,69 @@ def _time_result(schema: JSONDict, local: dt.datetime, arg: str) -> JSONDict:
 
 
 __all__ = ["applies", "predict_time", "timezone_args"]
+
+
+# -- times written in the zone a catalog names ------------------------------------------------------
+
+#: An IANA zone name as descriptions write it (``Europe/Berlin``, ``America/Argentina/Buenos_Aires``).
+_ZONE_NAME = re.compile(r"\b([A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_+-]+){1,2})\b")
+#: A sentence saying a bare (offset-less) time is read in a zone: "interpreted as wall time in ...".
+_LOCAL_READ = re.compile(r"\b(interpreted|assumed|treated|read|taken|resolved|stored)\b", re.IGNORECASE)
+_WRITES = ("create", "update")
+
+
+def stated_zone(tool: JSONDict) -> ZoneInfo | None:
+    """The one IANA zone a tool's texts say its times are read in; None when they name none or several."""
+    props: JSONDict = (tool.get("inputSchema") or {}).get("properties") or {}
+    texts = [str(tool.get("description") or "")] + [
+        str(s.get("description") or "") for s in props.values() if isinstance(s, dict)]
+    found: set[str] = set()
+    for text in texts:
+        for sentence in re.split(r"(?<=[.;])\s+", text):
+            if _LOCAL_READ.search(sentence):
+                found.update(m for m in _ZONE_NAME.findall(sentence) if _zone(m) is not None)
+    if len(found) != 1:
+        return None
+    return _zone(found.pop())
+
+
+def _zone(name: str) -> ZoneInfo | None:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def in_stated_zone(step: Step) -> Step:
+    """``step`` with the times a create or update stores written in the zone its catalog names.
+
+    "A bare local time is interpreted as wall time in the configured zone (`Europe/Berlin`)":
+    ``2026-12-08T14:00`` is stored as ``2026-12-08T14:00:00+01:00`` and ``10:00:00-05:00`` as the
+    same instant in that zone, so a later listing shows what the server would. Dates (all-day)
+    stay dates; a catalog naming no zone, or several, is left alone.
+    """
+    if step.role.kind not in _WRITES or step.tool.output_schema:
+        return step
+    zone = step.derived(("stated zone", step.tool.name), lambda: stated_zone(step.tool.definition))
+    if zone is None:
+        return step
+    changed = {k: zoned for k, v in step.arguments.items() if (zoned := _in_zone(v, zone)) is not None}
+    if not changed:
+        return step
+    import dataclasses
+
+    return dataclasses.replace(step, arguments={**step.arguments, **changed})
+
+
+def _in_zone(value: Any, zone: ZoneInfo) -> str | None:
+    """An ISO 8601 date-time ``value`` written in ``zone`` with seconds and offset; None for anything else."""
+    if not isinstance(value, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?",
+                                                      value.strip()):
+        return None
+    try:
+        moment = dt.datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    # a wall time is read in the zone (fold 0: the earlier of a repeated hour); an instant is converted
+    local = moment.replace(tzinfo=zone) if moment.tzinfo is None else moment.astimezone(zone)
+    return local.isoformat(timespec="seconds")
