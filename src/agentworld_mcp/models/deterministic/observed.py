@@ -7,7 +7,9 @@ later listings and reads by id agree with it. Keys follow the catalog's id conve
 it shows one, else an opaque id starting with the noun's initial (``C7Q2M0ZK4TA`` for a
 channel, ``U...`` for a user), as many services write them. Persons get a handle, a real
 name and an email; other entities a plain name. Deterministic: seeded per episode,
-collection and position, never by the step's generator.
+collection and position, never by the step's generator. A collection some tool writes by
+place, naming no key (``set_cell(sheet, row, column)``), is content the agent fills, not a set
+the service has: its listing invents nothing.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ def observed_listing(step: Step, role: ToolRole) -> Prediction | None:
     known = records.entity_type(step, role)
     if known is None or role.kind != "list" or step.episode.ledger.items(role.collection):
         return None
+    if _written_in_place(step, role):
+        return None
     count = LISTED
     limit = step.arguments.get("limit")
     if isinstance(limit, int) and not isinstance(limit, bool) and 0 < limit < count:
@@ -54,6 +58,15 @@ def observed_listing(step: Step, role: ToolRole) -> Prediction | None:
     from .common import render_list
 
     return Prediction(render_list(step, role, items), effects=effects)
+
+
+def _written_in_place(step: Step, role: ToolRole) -> bool:
+    """Whether a tool writes this collection's entities by place, naming no key (``set_cell(sheet, row,
+    column)``): such entities are content the agent fills, not a set the service already has, so
+    invented names (``general``, ``engineering``) would only leak into an unrelated answer."""
+    roles = records.model(step).roles
+    return any(other.collection == role.collection and other.kind in ("create", "update") and not other.key_args
+               for other in roles.values())
 
 
 def _key(step: Step, role: ToolRole, noun: str, index: int, rng: random.Random) -> Any:

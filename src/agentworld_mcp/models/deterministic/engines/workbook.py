@@ -115,6 +115,10 @@ def _spreadsheet_catalog(world: World) -> bool:
 
 
 def claims(world: World, tool: ToolSpec) -> bool:
+    from . import workbook_indexed  # sheets by index, cells by row and column: one workbook per session
+
+    if workbook_indexed.indexed_catalog(world):
+        return workbook_indexed.claims(world, tool)
     op = operation(tool)
     if op is None or not _spreadsheet_catalog(world):
         return False
@@ -125,6 +129,10 @@ def claims(world: World, tool: ToolSpec) -> bool:
 
 
 def predict(step: Step) -> Prediction | None:
+    from . import workbook_indexed
+
+    if workbook_indexed.indexed_catalog(step.world):
+        return workbook_indexed.predict(step)
     op = operation(step.tool)
     if op is None:
         return None
