@@ -60,6 +60,7 @@ from .learn_repository import learn_repository, merged_seed
 from .learn_created import add_created_meta
 from .learn_scoped import add_scope_meta, named_entities, seed_key, with_scope
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
+from .learn_key_collection import add_key_collection_meta
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
 from ..world.roles import collection_name, id_stem, normalise_path, singular
@@ -346,6 +347,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     for tool in data["tools"]:
         if tool["name"] in behaviour:
             tool["_meta"] = {**(tool.get("_meta") or {}), LEARNED_META: behaviour[tool["name"]]}
+    add_key_collection_meta(data, compiled, episodes)  # a todo kept as an entry: learn_key_collection.py
     observed = observed_seed(episodes, compiled) if seed else {}
     if seed:  # the repository a version-control session started from: sim2real/learn_repository.py
         observed = merged_seed(observed, learn_repository(episodes, compiled))

@@ -168,7 +168,9 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
         if not options or _INVALID_INPUT.search(answer_text(calls[0][0].result)):
             continue  # a refusal of the arguments' values is the inputSchema's business, not the state's
         order = list((spec.input_schema.get("properties") or {}) if spec is not None else {})
+        deleting = {s.name for s in catalog if s.role.kind == "delete"}  # gone because deleted: the likeliest act
         best = min(options, key=lambda c: (c["arg"] not in quoted, c["arg"] not in keys, _KINDS.index(c["if"]),
+                                           c.get("tool") is not None and c.get("tool") not in deleting,
                                            -votes.get(c.get("tool") or "", 0),
                                            order.index(c["arg"]) if c["arg"] in order else len(order)))
         _add_rule(learned, tool, _rule(calls[0][0], best))
