@@ -42,7 +42,13 @@ JSONDict = dict[str, Any]
 #: First verbs of a tool whose answer is the thing its name names.
 _READS = frozenset({"get", "read", "fetch", "show", "view", "describe", "retrieve", "lookup", "look", "load", "inspect",
                     "display", "check", "query", "see", "find", "estimate", "compute", "calculate", "calc", "count",
-                    "measure", "convert", "list", "search", "determine", "predict", "evaluate", "locate", "resolve"})
+                    "measure", "convert", "list", "search", "determine", "predict", "evaluate", "locate", "resolve",
+                    "suggest", "recommend", "summarize", "summarise", "aggregate"})
+#: Last words of ``mark_todo_done``, ``mark_as_read``: the state an action on a record leaves it in.
+_STATES = frozenset({"done", "complete", "completed", "read", "unread", "archived", "resolved", "closed", "open",
+                     "finished", "started", "pending", "active", "inactive", "cancelled", "canceled", "approved"})
+#: "sets status:done + completed_at": the fields a description says the action sets.
+_SETS = re.compile(r"\bsets?\s+([a-z_]\w*(?::\w+)?(?:\s*(?:\+|,|and)\s*[a-z_]\w*(?::\w+)?)*)", re.IGNORECASE)
 _SIGN_IN = frozenset({"login", "signin", "authenticate", "auth", "authorize", "logon"})
 _VERIFY = frozenset({"verify", "validate", "confirm"})
 #: Words after the noun that say how it is found, not what it is (``get_postcode_by_town``).
@@ -99,12 +105,14 @@ def bare_answer(step: Step, role: ToolRole) -> Prediction | None:
     if verb == "count" or re.match(r"\W*(?:how many|(?:the )?number of)\b", description, re.IGNORECASE):
         return Prediction({"count": _count(step, role, tokens[1:])}, effects=[])
     said = words(description.split(".")[0])[:1]
-    if len(tokens) > 1 and verb not in ALL_VERBS and said and said[0] in _READS:  # ``project_summary``: "Get summary..."
+    if len(tokens) > 1 and verb not in ALL_VERBS and verb not in _READS and said and said[0] in _READS:  # ``project_summary``: "Get summary..."
         tokens = ["get", *tokens]
     if tokens[0] in _READS and len(tokens) > 1:
         noun = _noun(tokens[1:])
         if noun:
             return Prediction({_key(noun, style): _value(step, noun, description)}, effects=[])
+    if (marked := _record_marked(step, tokens, description)) is not None:
+        return Prediction(marked, effects=determined.applied(step))
     if (state := _state_it_acts_on(step, tokens[1:] if verb in _ACTION_VERBS else tokens)) is not None:
         return Prediction(state, effects=determined.applied(step))
     if (status := _device_status(step, tokens, style)) is not None:
@@ -131,6 +139,24 @@ def _state_it_acts_on(step: Step, nouns: list[str]) -> JSONDict | None:
             if wanted <= set(words(name)) or (len(wanted) > 1 and len(wanted & set(words(name))) >= 2):
                 body[name] = changed.get(entity.collection, {}).get(name, value)
     return body or None
+
+
+def _record_marked(step: Step, tokens: list[str], description: str) -> JSONDict | None:
+    """``mark_todo_done(entry_id=4)``: an action that leaves the record its id argument names in a state
+    answers that record's id with the fields it sets (the state word, and what "sets a:b + c_at" names)."""
+    ids = {n: v for n, v in step.arguments.items() if n == "id" or n.endswith("_id") or n.endswith("Id")}
+    if not ids or len(tokens) < 2 or tokens[-1] not in _STATES:
+        return None
+    from .common import now_iso
+
+    body: JSONDict = {**ids}
+    stated = _SETS.search(description)
+    for part in re.split(r"\s*(?:\+|,|\band\b)\s*", stated.group(1)) if stated else []:
+        name, _, value = part.partition(":")
+        if name:
+            body[name] = value or (now_iso(step.turn) if name.endswith(("_at", "_on", "date", "time")) else True)
+    body.setdefault("status", tokens[-1])
+    return body
 
 
 def _context_set(step: Step, noun: list[str], style: str) -> JSONDict:

@@ -35,6 +35,8 @@ _RTYPE = re.compile(r":rtype:\s*([^\n]+)", re.IGNORECASE)
 _KEYS = re.compile(r"\breturns?\b[^.\n]*?\b(?:keys|fields|properties|attributes)\s*:?\s*([^.\n]+)", re.IGNORECASE)
 _THE = re.compile(r"\breturns?\s+(?:the|its)\s+(?:current\s+)?([a-z][\w ]{1,40}?)(?:\s+(?:of|for|in|as|from|that|which)\b|[.,;\n]|$)",
                   re.IGNORECASE)
+#: "Returns sums, sums_display, and sample entries": a plain list of what comes back, each a field.
+_ENUMERATED = re.compile(r"\b[Rr]eturns?\s+((?:[a-z_][\w]*\s*,\s*)+(?:and\s+)?[a-z_][\w ]{0,30}?)\s*(?:[.;:\n]|$)")
 _LIST_OF = re.compile(r"\breturns?\s+(?:a|the)\s+list\s+of\s+(?:all\s+)?(?:the\s+)?([a-z][\w ]{1,40}?)"
                       r"(?:\s+(?:of|for|in|that|which|matching|with)\b|[.,;\n]|$)", re.IGNORECASE)
 
@@ -53,6 +55,11 @@ def returned_fields(description: str) -> list[Field] | None:
         names = [n for n in re.split(r",\s*|\s+and\s+|\s+or\s+", keys.group(1).strip()) if n]
         fields = [(_name(n), "") for n in names if re.fullmatch(r"['\"`]?[A-Za-z_][\w-]*['\"`]?", n.strip())]
         if fields:
+            return fields
+    if (listed_fields := _ENUMERATED.search(description)):
+        names = [re.sub(r"^and\s+", "", n.strip()) for n in listed_fields.group(1).split(",")]
+        fields = [(_snake(n), "") for n in names if n]
+        if len(fields) > 1:
             return fields
     if (sphinx := _SPHINX.search(description)):
         rtype = _RTYPE.search(description)

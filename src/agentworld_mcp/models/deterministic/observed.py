@@ -9,7 +9,8 @@ channel, ``U...`` for a user), as many services write them. Persons get a handle
 name and an email; other entities a plain name. Deterministic: seeded per episode,
 collection and position, never by the step's generator. A collection some tool writes by
 place, naming no key (``set_cell(sheet, row, column)``), is content the agent fills, not a set
-the service has: its listing invents nothing.
+the service has: its listing invents nothing. Neither does a computed figure (``get_stats``), nor a
+collection the records carry as an attribute (``add_entry(tags=[...])``: :mod:`.inline_tags` counts them).
 """
 
 from __future__ import annotations
@@ -39,8 +40,12 @@ def observed_listing(step: Step, role: ToolRole) -> Prediction | None:
     known = records.entity_type(step, role)
     if known is None or role.kind != "list" or step.episode.ledger.items(role.collection):
         return None
-    if _written_in_place(step, role):
+    if _written_in_place(step, role) or _aggregate(role):
         return None
+    from .inline_tags import tag_listing
+
+    if (carried := tag_listing(step, role)) is not None:  # tags the records carry, not the service's own
+        return carried
     count = LISTED
     limit = step.arguments.get("limit")
     if isinstance(limit, int) and not isinstance(limit, bool) and 0 < limit < count:
@@ -67,6 +72,15 @@ def _written_in_place(step: Step, role: ToolRole) -> bool:
     roles = records.model(step).roles
     return any(other.collection == role.collection and other.kind in ("create", "update") and not other.key_args
                for other in roles.values())
+
+
+#: Nouns of a computed figure (``get_stats``), not of a set of entities the service holds.
+_AGGREGATES = frozenset({"stats", "stat", "statistics", "summary", "summaries", "metrics", "totals", "counts",
+                         "overview", "report", "analytics", "usage"})
+
+
+def _aggregate(role: ToolRole) -> bool:
+    return role.collection.split("_")[-1] in _AGGREGATES
 
 
 def _key(step: Step, role: ToolRole, noun: str, index: int, rng: random.Random) -> Any:

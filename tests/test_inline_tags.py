@@ -1,0 +1,66 @@
+"""Tags a journal's records carry (``#hashtags`` in their text, a ``tags`` argument) are counted from
+the records, never invented; tools whose descriptions say what they return answer data, not "done"."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .conftest import stdio_session
+
+_STR = {"type": "string"}
+_INT = {"type": "integer"}
+
+LOGBOOK = {
+    "name": "logbook",
+    "tools": [
+        {"name": "add_note", "description": "Add a note. Text may include #tags inline.",
+         "inputSchema": {"type": "object", "properties": {"text": _STR, "tags": {"type": "array", "items": _STR}},
+                         "required": ["text"]}},
+        {"name": "get_note", "description": "Get a note by id.",
+         "inputSchema": {"type": "object", "properties": {"note_id": _INT}, "required": ["note_id"]}},
+        {"name": "list_tags", "description": "List all tags with note counts.",
+         "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "get_stats", "description": "Note counts for a month.",
+         "inputSchema": {"type": "object", "properties": {"month": _INT}}},
+        {"name": "mark_chore_done", "description": "Mark a chore as done by id (sets status:done + completed_at).",
+         "inputSchema": {"type": "object", "properties": {"chore_id": _INT}, "required": ["chore_id"]}},
+        {"name": "total_hours", "description": "Sum hours across notes. Returns sums, sums_display, and samples.",
+         "inputSchema": {"type": "object", "properties": {"query": _STR}}},
+    ],
+}
+
+
+def _body(result: Any) -> Any:
+    assert not result.isError, result.content
+    return json.loads(result.content[0].text)
+
+
+async def test_listed_tags_are_counted_from_the_notes_text_and_tag_arguments(tmp_path: Path) -> None:
+    world = tmp_path / "logbook.json"
+    world.write_text(json.dumps(LOGBOOK), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        assert _body(await session.call_tool("list_tags", {})) == []
+        await session.call_tool("add_note", {"text": "Fixed the importer #bug time:2h"})
+        await session.call_tool("add_note", {"text": "Standup notes #meeting", "tags": ["bug"]})
+        listed = _body(await session.call_tool("list_tags", {}))
+        assert listed == [{"tag": "bug", "count": 2}, {"tag": "meeting", "count": 1}]
+
+
+async def test_a_statistics_read_invents_no_entities_of_its_own(tmp_path: Path) -> None:
+    world = tmp_path / "logbook.json"
+    world.write_text(json.dumps(LOGBOOK), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        text = (await session.call_tool("get_stats", {"month": 11})).content[0].text
+        assert "general" not in text and "engineering" not in text
+
+
+async def test_marking_and_summing_tools_answer_data_rather_than_an_acknowledgement(tmp_path: Path) -> None:
+    world = tmp_path / "logbook.json"
+    world.write_text(json.dumps(LOGBOOK), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        marked = _body(await session.call_tool("mark_chore_done", {"chore_id": 4}))
+        assert isinstance(marked, dict) and marked["chore_id"] == 4
+        summed = _body(await session.call_tool("total_hours", {"query": "#bug"}))
+        assert set(summed) == {"sums", "sums_display", "samples"}
