@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..models.deterministic.engines.workbook_grid import PRINTED_META, START_META
+from ..models.deterministic.engines.workbook_grid import INFO_META, PRINTED_META, START_META, STYLE_META
+from ..models.deterministic.engines.workbook_styles import PLACING, find_path, properties, without
 from ..models.deterministic.learned_state import answer_data, failed
-from ..world.catalog import Catalog
+from ..world.catalog import Catalog, ToolSpec
 from .learn_meta import write_meta
 from .score import RecordedTurn, text_of
 
@@ -43,8 +44,97 @@ def add_workbook_start_meta(data: JSONDict, compiled: Catalog, episodes: dict[st
         if start is not None:
             for tool in start.pop("tools"):
                 learned.setdefault(tool, start)
-    return write_meta(data, START_META, learned) + write_meta(data, PRINTED_META, _printed(compiled, episodes,
-                                                                                          workbook_indexed.operation))
+    operation = workbook_indexed.operation
+    return write_meta(data, START_META, learned) + write_meta(data, PRINTED_META, _printed(
+        compiled, episodes, operation)) + write_meta(data, INFO_META, _info(compiled, episodes, operation)) + \
+        write_meta(data, STYLE_META, _style(compiled, episodes, operation))
+
+
+def _info(compiled: Catalog, episodes: dict[str, list[RecordedTurn]], operation: Any) -> dict[str, JSONDict]:
+    """Per describe tool, the keys its answers showed besides the workbook's name and sheets: those every
+    answer printed alike (constants), and the one whose value was the file the session last loaded or saved."""
+    answers: dict[str, list[tuple[JSONDict, str]]] = {}
+    for turns in episodes.values():
+        path = ""
+        for turn in turns:
+            spec = compiled.get(turn.tool)
+            op = operation(spec) if spec is not None else None
+            if op in ("load", "save") and not failed(turn.result):
+                path = str(turn.arguments.get("file_path") or turn.arguments.get("path") or path)
+            data = answer_data(turn.result)
+            if op == "info" and isinstance(data, dict) and not failed(turn.result):
+                answers.setdefault(turn.tool, []).append((data, path))
+    learned: dict[str, JSONDict] = {}
+    for tool, seen in answers.items():
+        order = list(seen[0][0])
+        files = [k for k in order if all(d.get(k) == p and p for d, p in seen)]
+        constants = {k: seen[0][0][k] for k in order if k not in files and all(d.get(k) == seen[0][0][k]
+                                                                                  for d, _ in seen)}
+        learned[tool] = {"order": order, "constants": constants, "file": files[0] if files else None}
+    return learned
+
+
+def _style(compiled: Catalog, episodes: dict[str, list[RecordedTurn]], operation: Any) -> dict[str, JSONDict]:
+    """Per style read tool, the shape of its answer: where each property a set call named showed (``bold``
+    at ``font.bold``), and the rest of the answer, which the cell showed unset."""
+    learned: dict[str, JSONDict] = {}
+    for turns in episodes.values():
+        styled: dict[tuple[Any, int, int], JSONDict] = {}
+        for turn in turns:
+            spec = compiled.get(turn.tool)
+            op = operation(spec) if spec is not None else None
+            args = turn.arguments
+            if op == "set_style" and not failed(turn.result) and isinstance(args.get("row"), int) \
+                    and isinstance(args.get("column"), int):
+                rows = range(args["row"], (args.get("row_end") or args["row"]) + 1)
+                cols = range(args["column"], (args.get("col_end") or args["column"]) + 1)
+                for row in rows[:1000]:
+                    for col in cols[:1000]:
+                        key = (args.get("sheet"), row, col)
+                        styled[key] = {**styled.get(key, {}), **properties(args)}
+            data = answer_data(turn.result)
+            if op != "get_style" or failed(turn.result) or not isinstance(data, dict):
+                continue
+            props = styled.get((args.get("sheet"), _int(args.get("row")), _int(args.get("column"))), {})
+            paths = {name: path for name, value in props.items()
+                     if (path := find_path(data, name, value)) is not None}
+            known = learned.setdefault(turn.tool, {"base": None, "paths": {}})
+            known["paths"].update(paths)
+            if known["base"] is None or not props:
+                known["base"] = without(data, list(paths.values()))
+    setter = next((t for t in compiled.world.tools if operation(ToolSpec(t)) == "set_style"), None)
+    return {tool: _guessed(shape, setter) for tool, shape in learned.items() if isinstance(shape["base"], dict)}
+
+
+def _int(value: Any) -> int:
+    return value if isinstance(value, int) else -1
+
+
+def _guessed(shape: JSONDict, setter: JSONDict | None) -> JSONDict:
+    """Where the set tool's properties no recorded read showed go: under the group their name begins with
+    (``font_size`` at ``font.size`` when the answer has a ``font`` group), else beside a shown property of
+    the same type (``italic`` beside ``bold``)."""
+    props = ((setter or {}).get("inputSchema") or {}).get("properties") or {}
+    if not isinstance(props, dict):
+        return shape
+
+    def kind(spec: Any) -> str:
+        types = [spec.get("type")] + [a.get("type") for a in spec.get("anyOf") or () if isinstance(a, dict)] \
+            if isinstance(spec, dict) else []
+        return next((str(t) for t in types if t not in (None, "null")), "")
+
+    paths: JSONDict = shape["paths"]
+    for name, spec in props.items():
+        if name in paths or name in PLACING:
+            continue
+        group, _, rest = name.partition("_")
+        if rest and isinstance(shape["base"].get(group), dict):
+            paths[name] = [group, rest]
+            continue
+        like = next((p for other, p in paths.items() if kind(props.get(other)) == kind(spec) and len(p) > 1), None)
+        if like is not None:
+            paths[name] = [*like[:-1], name]
+    return shape
 
 
 def _printed(compiled: Catalog, episodes: dict[str, list[RecordedTurn]], operation: Any) -> dict[str, str]:

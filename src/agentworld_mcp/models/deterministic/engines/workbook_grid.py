@@ -21,6 +21,10 @@ JSONDict = dict[str, Any]
 COLLECTION = "indexed_workbooks"
 #: ``_meta`` key of a load tool's learned starting workbook (``sim2real/learn_workbook_start.py``).
 START_META = "agentworld/start_workbook"
+#: ``_meta`` key of a style read tool's learned shape (``{"base": {...}, "paths": {"bold": ["font", "bold"]}}``).
+STYLE_META = "agentworld/workbook_style"
+#: ``_meta`` key of a describe tool's learned extra keys (``{"order": [...], "constants": {...}, "file": "file"}``).
+INFO_META = "agentworld/workbook_info"
 #: ``_meta`` key of a write tool's learned answer: the text every recorded success printed (``"ok"``).
 PRINTED_META = "agentworld/workbook_printed"
 KEY = "current"
@@ -38,6 +42,8 @@ class GridFailure(Exception):
 class GridSheet:
     name: str
     cells: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: The style properties set on a cell, under the set tool's argument names (``{"bold": True}``).
+    styles: dict[tuple[int, int], JSONDict] = field(default_factory=dict)
 
     def used(self) -> Area | None:
         if not self.cells:
@@ -52,6 +58,8 @@ class Grid:
     name: str = "Book1"
     sheets: list[GridSheet] = field(default_factory=lambda: [GridSheet("Sheet1")])
     names: list[JSONDict] = field(default_factory=list)
+    #: The file the session last loaded or saved ("" before either).
+    file: str = ""
 
     # -- what the calculator reads ---------------------------------------------------------------
 
@@ -129,6 +137,15 @@ class Grid:
                 place += count
             moved[(place, col) if axis == 0 else (row, place)] = text
         sheet.cells = moved
+        styled: dict[tuple[int, int], JSONDict] = {}
+        for (row, col), style in sheet.styles.items():
+            place = (row, col)[axis]
+            if count < 0 and at <= place < at - count:
+                continue
+            if place >= at:
+                place += count
+            styled[(place, col) if axis == 0 else (row, place)] = style
+        sheet.styles = styled
 
     def _named(self, name: str) -> GridSheet | None:
         return next((s for s in self.sheets if s.name.lower() == name.lower()), None)
@@ -136,7 +153,9 @@ class Grid:
     def _with_names(self, formula: str) -> str:
         """A defined name in ``formula`` replaced by the reference it names (the calculator reads ranges)."""
         for entry in self.names:
-            name, target = str(entry.get("name") or ""), str(entry.get("formula") or "")
+            name = str(entry.get("name") or "")
+            target = str(next((entry[k] for k in ("formula", "refers_to", "reference", "range", "value")
+                               if isinstance(entry.get(k), str)), ""))
             if name and target:
                 formula = re.sub(rf"(?<![\w.!$']){re.escape(name)}(?![\w(!])", target.lstrip("="), formula,
                                  flags=re.IGNORECASE)
@@ -145,9 +164,13 @@ class Grid:
     # -- the ledger ------------------------------------------------------------------------------
 
     def fields(self) -> JSONDict:
-        return {"name": self.name,  # defined names stay with the tools that keep them (the record model's)
-                "sheets": [{"name": s.name, "cells": {f"{r}:{c}": t for (r, c), t in sorted(s.cells.items())}}
-                           for s in self.sheets]}
+        sheets: list[JSONDict] = []
+        for s in self.sheets:
+            stored: JSONDict = {"name": s.name, "cells": {f"{r}:{c}": t for (r, c), t in sorted(s.cells.items())}}
+            if s.styles:
+                stored["styles"] = {f"{r}:{c}": dict(v) for (r, c), v in sorted(s.styles.items())}
+            sheets.append(stored)
+        return {"name": self.name, "sheets": sheets, "names": [dict(n) for n in self.names], "file": self.file}
 
 
 def grid_of(fields: JSONDict | None) -> Grid:
@@ -161,9 +184,14 @@ def grid_of(fields: JSONDict | None) -> Grid:
             row, _, col = str(place).partition(":")
             if row.isdigit() and col.isdigit():
                 cells[(int(row), int(col))] = str(text)
-        sheets.append(GridSheet(str(stored.get("name") or f"Sheet{len(sheets) + 1}"), cells))
+        styles: dict[tuple[int, int], JSONDict] = {}
+        for place, style in (stored.get("styles") or {}).items():
+            row, _, col = str(place).partition(":")
+            if row.isdigit() and col.isdigit() and isinstance(style, dict):
+                styles[(int(row), int(col))] = dict(style)
+        sheets.append(GridSheet(str(stored.get("name") or f"Sheet{len(sheets) + 1}"), cells, styles))
     return Grid(str(fields.get("name") or "Book1"), sheets or [GridSheet("Sheet1")],
-                [dict(n) for n in fields.get("names") or () if isinstance(n, dict)])
+                [dict(n) for n in fields.get("names") or () if isinstance(n, dict)], str(fields.get("file") or ""))
 
 
 def is_number(text: str) -> bool:

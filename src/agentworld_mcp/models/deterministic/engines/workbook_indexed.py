@@ -6,8 +6,9 @@ What selects it. A catalog about workbooks or sheets whose tools take an integer
 session (``load_workbook``/``create_workbook`` open it, ``save_workbook`` writes it). The
 tools it models are named for what they do: read one cell or a range of cells, write one cell,
 a batch of cells or pasted CSV, clear a range, add, delete or rename a sheet, insert or delete
-rows and columns, describe the workbook. Styles, defined names, conditional formats... are left
-to the record model.
+rows and columns, describe the workbook, set and read a cell's style (``workbook_styles.py``),
+create, list and delete defined names. Named styles, conditional formats... are left to the
+record model.
 
 What it answers. A cell reads as a record in the catalog's own words: the coordinates under
 the names its arguments give them (``row``, ``column``), the text written under ``content``
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from typing import Any
 
@@ -29,7 +31,20 @@ from ....state.ledger import Effect
 from ....world.catalog import ToolSpec
 from ....world.world import World
 from ...base import Prediction, Step
-from .workbook_grid import COLLECTION, KEY, PRINTED_META, START_META, Grid, GridFailure, GridSheet, grid_of, is_number
+from .workbook_grid import (
+    COLLECTION,
+    INFO_META,
+    KEY,
+    PRINTED_META,
+    START_META,
+    STYLE_META,
+    Grid,
+    GridFailure,
+    GridSheet,
+    grid_of,
+    is_number,
+)
+from .workbook_styles import properties, read_style, set_style
 
 JSONDict = dict[str, Any]
 _DOMAIN = re.compile(r"\b(work ?books?|work ?sheets?|spreadsheets?|sheets?|xlsx)\b", re.IGNORECASE)
@@ -84,6 +99,18 @@ def operation(tool: ToolSpec) -> str | None:
         return "save"
     if book and words & {"info", "describe", "metadata"}:
         return "info"
+    if words & {"style", "styles", "format"} and words & {"cell", "cells", "range"} and _addresses_cells(tool) \
+            and not words & {"named", "conditional"}:
+        if words & {"set", "apply", "update", "write"}:
+            return "set_style"
+        if words & {"get", "read"}:
+            return "get_style"
+    if words & {"defined", "named"} and words & {"name", "names", "range", "ranges"} and \
+            not words & {"style", "styles"}:
+        for verbs, op in (({"create", "add", "define", "new"}, "create_name"), ({"list", "all"}, "list_names"),
+                          ({"delete", "remove"}, "delete_name")):
+            if words & verbs:
+                return op
     if words & {"style", "styles", "format", "formats", "border", "color", "width", "height", "hidden", "frozen",
                 "formula", "fill", "move", "name", "names"}:
         return None
@@ -215,6 +242,71 @@ def _learned_start(step: Step) -> JSONDict | None:
     return None
 
 
+def _tool_meta(call: _Call, key: str) -> Any:
+    return (call.step.tool.definition.get("_meta") or {}).get(key)
+
+
+def _area(call: _Call) -> tuple[range, range]:
+    first_row, first_col = call.number(_ROWS), call.number(_COLS)
+    last_row, last_col = call.number(_ROW_ENDS, first_row), call.number(_COL_ENDS, first_col)
+    if first_row < 1 or first_col < 1:
+        raise GridFailure("Invalid row" if first_row < 1 else "Invalid column")
+    if (last_row - first_row + 1) * (last_col - first_col + 1) > MAX_IO:
+        raise GridFailure(f"At most {MAX_IO} cells per call")
+    return range(first_row, last_row + 1), range(first_col, last_col + 1)
+
+
+def _set_style(call: _Call) -> Any:
+    sheet = call.sheet()
+    rows, cols = _area(call)
+    set_style(sheet, rows, cols, properties(call.args))
+    call.save()
+    return _ok()
+
+
+def _get_style(call: _Call) -> Any:
+    sheet = call.sheet()
+    return read_style(sheet, call.number(_ROWS), call.number(_COLS), _tool_meta(call, STYLE_META))
+
+
+def _name_record(call: _Call) -> JSONDict:
+    """A defined name as the create call gave it: each of the tool's arguments, its default when left out."""
+    props = _props(call.step.tool)
+    return {k: call.args.get(k, (spec or {}).get("default") if isinstance(spec, dict) else None)
+            for k, spec in props.items()}
+
+
+def _create_name(call: _Call) -> Any:
+    record = _name_record(call)
+    name = str(record.get("name") or "")
+    if not name:
+        raise GridFailure("A defined name needs a name")
+    if any(str(n.get("name", "")).lower() == name.lower() and n.get("scope") == record.get("scope")
+           for n in call.grid.names):
+        raise GridFailure(f"Defined name already exists: '{name}'")
+    call.grid.names.append(record)
+    call.save()
+    return _ok()
+
+
+def _list_names(call: _Call) -> Any:
+    """Each name with every argument its create tool takes (a left-out one at its default)."""
+    creator = next((t for t in call.step.world.tools if operation(ToolSpec(t)) == "create_name"), {})
+    defaults = {k: spec.get("default") for k, spec in _props(creator).items() if isinstance(spec, dict)}
+    return [{**defaults, **n} for n in call.grid.names]
+
+
+def _delete_name(call: _Call) -> Any:
+    name = str(call.args.get("name") or "").lower()
+    kept = [n for n in call.grid.names if not (str(n.get("name", "")).lower() == name and
+                                               n.get("scope") == call.args.get("scope", n.get("scope")))]
+    if len(kept) == len(call.grid.names):
+        raise GridFailure(f"Defined name not found: '{call.args.get('name')}'")
+    call.grid.names = kept
+    call.save()
+    return _ok()
+
+
 def _load(call: _Call) -> Any:
     path = str(call.args.get("file_path") or call.args.get("path") or "")
     stem = re.sub(r"\.[A-Za-z0-9]+$", "", path.rsplit("/", 1)[-1]) or call.grid.name
@@ -227,6 +319,9 @@ def _load(call: _Call) -> Any:
     elif not call.stored:
         call.grid.name = stem
         call.save()
+    if path and call.grid.file != path:
+        call.grid.file = path
+        call.save()
     return {"status": "loaded", "sheets": _sheets_of(call.grid)}
 
 
@@ -237,11 +332,31 @@ def _create(call: _Call) -> Any:
 
 
 def _save(call: _Call) -> Any:
-    return {"saved": str(call.args.get("file_path") or call.args.get("path") or call.grid.name + ".xlsx")}
+    path = str(call.args.get("file_path") or call.args.get("path") or call.grid.name + ".xlsx")
+    if call.grid.file != path:
+        call.grid.file = path
+        call.save()
+    return {"saved": path}
 
 
 def _info(call: _Call) -> Any:
-    return {"name": call.grid.name, "sheets": _sheets_of(call.grid)}
+    """The workbook's name and sheets, with the keys the recording showed besides them (``learn``): the
+    ones every answer printed alike, and the one that named the session's file."""
+    answer: JSONDict = {"name": call.grid.name, "sheets": _sheets_of(call.grid)}
+    learned = _tool_meta(call, INFO_META)
+    if not isinstance(learned, dict) or not isinstance(learned.get("order"), list):
+        return answer
+    found = learned.get("constants")
+    constants: JSONDict = found if isinstance(found, dict) else {}
+    shaped: JSONDict = {}
+    for key in learned["order"]:
+        if key in answer:
+            shaped[key] = answer[key]
+        elif key == learned.get("file"):
+            shaped[key] = call.grid.file or None
+        elif key in constants:
+            shaped[key] = constants[key]
+    return shaped
 
 
 def _get_cell(call: _Call) -> Any:
@@ -356,10 +471,21 @@ _OPS = {"load": _load, "create": _create, "save": _save, "info": _info, "get_cel
         "get_cells": _get_cells, "set_cell": _set_cell, "set_cells": _set_cells, "paste": _paste, "clear": _clear,
         "add_sheet": _add_sheet, "delete_sheet": _delete_sheet, "rename_sheet": _rename_sheet,
         "insert_rows": _shift(0, 1), "delete_rows": _shift(0, -1), "insert_columns": _shift(1, 1),
-        "delete_columns": _shift(1, -1)}
+        "delete_columns": _shift(1, -1), "set_style": _set_style, "get_style": _get_style,
+        "create_name": _create_name, "list_names": _list_names, "delete_name": _delete_name}
 
 
-_READING = ("get_cell", "get_cells", "info", "load")
+_READING = ("get_cell", "get_cells", "info", "load", "get_style", "list_names")
+
+
+def _serialises(step: Step) -> bool:
+    """The tool answers one string field (``{"result": str}``): the server serialises its answers itself, objects
+    as JSON text, so a plain word goes through the same JSON encoding (``"ok"``)."""
+    listed = next((t for t in step.world.tools if t.get("name") == step.tool.name), step.tool.definition)
+    out = listed.get("outputSchema")
+    props = out.get("properties") if isinstance(out, dict) else None
+    return isinstance(props, dict) and len(props) == 1 and \
+        all(isinstance(p, dict) and p.get("type") == "string" for p in props.values())
 
 
 def predict(step: Step) -> Prediction | None:
@@ -376,6 +502,8 @@ def predict(step: Step) -> Prediction | None:
     printed = (step.tool.definition.get("_meta") or {}).get(PRINTED_META)
     if isinstance(printed, str) and op not in _READING:  # the recorded server's own constant (``"ok"``)
         result = printed
+    elif isinstance(result, str) and _serialises(step):
+        result = json.dumps(result)
     return Prediction(result, effects=effects, text=result if isinstance(result, str) else None)
 
 
