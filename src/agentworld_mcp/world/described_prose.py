@@ -207,7 +207,7 @@ def _typed(name: str) -> JSONDict:
     low = name.lower()
     if low in _FLAGS or re.match(r"(?:is|has|can)_", low):
         return {"type": "boolean"}
-    if re.search(r"(?:^|_)(?:count|total)$|^num_|Count$", name):
+    if re.search(r"(?:^|_)(?:count|total|remaining)$|^num_|(?:Count|Remaining)$", name):  # ``series_remaining``
         return {"type": "integer", "minimum": 0}
     if singular(low) != low and not low.endswith(("_ms", "status", "_at")):
         return {"type": "array"}

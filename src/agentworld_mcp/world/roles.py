@@ -549,6 +549,23 @@ def actions_that_set_fields(roles: dict[str, ToolRole], tools: dict[str, JSONDic
         if named and all(p in created for p in required):
             said = tuple(p for p in rest if p not in created)
             roles[name] = dataclasses.replace(role, kind="update", extra={**role.extra, "not_fields": said})
+    marks_on_their_entity(roles, tools)
+
+
+def marks_on_their_entity(roles: dict[str, ToolRole], tools: dict[str, JSONDict]) -> None:
+    """``mark_done(uid)``: a verb and a state, no noun. The state is not a collection of "dones": the
+    call marks the entity its key names, the one the catalog's other tools taking that key address
+    (``update_event(uid)``, ``delete_event(uid)``) and a create makes, and the state is a flag set on it."""
+    for name, role in list(roles.items()):
+        tokens = words(tools[name]["name"])
+        if (role.style != "record" or role.kind != "update" or len(role.key_args) != 1 or len(tokens) != 2
+                or tokens[-1] not in _STATE_WORDS or role.sets):
+            continue
+        created = {r.collection for r in roles.values() if r.style == "record" and r.kind == "create"}
+        owners = {r.collection for n, r in roles.items() if n != name and r.style == "record" and r.collection in created
+                  and r.kind in ("read", "update", "delete") and role.key_args[0] in r.key_args}
+        if len(owners) == 1:
+            roles[name] = dataclasses.replace(role, collection=owners.pop(), sets={tokens[-1]: True})
 
 
 def _input_props(tool: JSONDict) -> JSONDict:

@@ -121,6 +121,10 @@ def _predict(step: Step) -> Prediction:
 
     if (computed := predict_time(step, clock(step.turn))) is not None:
         return computed
+    from .resolved_time import predict_resolved_time  # ``resolve_datetime(value)`` read in the catalog's zone
+
+    if (resolved := predict_resolved_time(step)) is not None:
+        return resolved
     role = step.role  # a consolidated tool's action argument may select another role per call
     if role.style == "file":
         from .files import predict_file
