@@ -69,7 +69,12 @@ _START = ("start_line", "startLine", "start", "from_line", "first_line", "from")
 _END_ARG = ("end", "end_line", "endLine", "to", "last_line")
 _TOTAL = re.compile(r"^(?:total_?lines|lines_?total|total_?line_?count|num_?lines|line_?total)$", re.IGNORECASE)
 _LINE_NO = ("line", "line_number", "lineNumber", "lineno", "line_no")
-_LINE_TEXT = ("text", "line_text", "lineText", "content", "snippet", "line_content")
+_LINE_TEXT = ("text", "line_text", "lineText", "content", "snippet", "line_content", "match", "line")
+#: The lines a search match shows around it (``context_before``/``context_after``), in order.
+_CONTEXT_BEFORE = ("context_before", "contextBefore", "before")
+_CONTEXT_AFTER = ("context_after", "contextAfter", "after")
+#: A file's length stated at the top of an answer (an overview's ``line_count``); deeper it is a part's.
+_LINE_COUNT = re.compile(r"^(?:line_?count|lines)$", re.IGNORECASE)
 _LISTING_WORDS = {"ls", "list", "listdir", "dir", "tree", "find", "search", "glob", "locate", "files"}
 _LISTING_KEYS = {"files", "filenames", "names", "entries", "contents", "content", "children", "items", "matches",
                  "results", "paths", "listing", "dirs", "directories", "folders", "filepaths"}
@@ -149,9 +154,18 @@ def learned_files(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> 
         session = _Session()
         for turn in turns:
             spec = catalog.get(turn.tool)
-            if spec is not None and not failed(turn.result):
+            if spec is not None and not _failed(turn.result):
                 _read_turn(tree, session, turn, spec)
     return _entries(tree)
+
+
+def _failed(result: JSONDict) -> bool:
+    """A failed call (:func:`failed`), where a file's own text is not read as the failure it may mention (a log's
+    ``ERROR`` lines in ``{"content": ...}``)."""
+    data = answer_data(result)
+    if isinstance(data, dict) and not result.get("isError"):
+        return failed({"content": [], "structuredContent": {k: v for k, v in data.items() if not _TEXT_FIELD.match(k)}})
+    return failed(result)
 
 
 def merge_files(entries: list[JSONDict], learned: list[JSONDict], limit: int) -> None:
@@ -162,8 +176,11 @@ def merge_files(entries: list[JSONDict], learned: list[JSONDict], limit: int) ->
         known = held.get(normalise_path("/" + entry["path"].lstrip("/")))
         if known is None and len(entries) < limit:
             entries.append(entry)
-        elif known is not None and "content" not in known and "content" in entry and known.get("type", "file") == "file":
-            known["content"] = entry["content"]
+        elif known is not None and "content" in entry and known.get("type", "file") == "file" and (
+                "content" not in known or str(known["content"]) in entry["content"]):
+            known["content"] = entry["content"]  # the lines around a part another learner kept (a function's body)
+            if "unknown_lines" in entry:
+                known["unknown_lines"] = entry["unknown_lines"]
 
 
 # -- one call ------------------------------------------------------------------------------------
@@ -190,8 +207,8 @@ def _read_turn(tree: _Tree, session: _Session, turn: RecordedTurn, spec: ToolSpe
     # a version of a file other than the one on disk (``show(object=HEAD~1, path)``) says nothing of its state
     versioned = any(_VERSIONED.match(n) and v not in (None, "", False) for n, v in args.items())
     if not versioned:
-        previews = changes or any(args.get(n) is True for n in _DRY_RUN)
-        _lines_of(tree, session, data if data is not None else answer_text(turn.result), target, args, previews)
+        previews = changes or _previewing(spec, args)
+        _lines_of(tree, session, data if data is not None else answer_text(turn.result), target, args, previews, base)
     if not changes and not versioned:
         _whole_text(tree, turn, spec, data, target, args, words, len(named) + len(listed))
         if named and not files or words & _LISTING_WORDS or spec.role.kind in ("list", "search"):
@@ -204,10 +221,17 @@ def _read_turn(tree: _Tree, session: _Session, turn: RecordedTurn, spec: ToolSpe
         session.current = target
 
 
+def _previewing(spec: ToolSpec, args: JSONDict) -> bool:
+    """A dry run: asked for (``preview: true``), or left to a ``preview`` argument the catalog says is on by default."""
+    props = spec.input_schema.get("properties") or {}
+    return any(args.get(n, (props.get(n) or {}).get("default") if isinstance(props.get(n), dict) else None) is True
+               for n in _DRY_RUN)
+
+
 def _changes(spec: ToolSpec, args: JSONDict, words: set[str]) -> bool:
     """Whether the call may change a file: any tool but one that reads (by its role or its verb), a dry run,
     or an opener that takes nothing but a path (``set_file(filepath)``)."""
-    if any(args.get(n) is True for n in _DRY_RUN):
+    if _previewing(spec, args):
         return False
     if spec.role.kind in ("list", "search", "read"):
         return False
@@ -244,13 +268,20 @@ def _mark_directory(tree: _Tree, where: tuple[str, bool]) -> None:
 
 
 def _lines_of(tree: _Tree, session: _Session, data: Any, target: tuple[str, bool] | None, args: JSONDict,
-              previews: bool) -> None:
+              previews: bool, base: tuple[str, bool] | None = None) -> None:
     """Lines by number anywhere in the answer. A change's answer (or a dry run's) counts only for the old
     lines its preview shows; a diff counts only there (elsewhere its old side may be another version)."""
     if isinstance(data, str):
         if target is not None and previews:
             _unified_diff(tree, target, data)
         return
+    if target is not None and previews:  # ``{"preview": "@@ -13,7 +13,7 @@ ..."}``: a diff in a field
+        for node in _nodes(data):
+            for value in node.values() if isinstance(node, dict) else ():
+                if isinstance(value, str) and _HUNK.match(value):
+                    _unified_diff(tree, target, value)
+    if target is not None and not previews:
+        _page(tree, target, data, args)
     for node in _nodes(data):
         if isinstance(node, list) and node and target is not None and all(_pair(i) for i in node):
             signed = any(isinstance(n, str) for n, _ in node)
@@ -269,7 +300,7 @@ def _lines_of(tree: _Tree, session: _Session, data: Any, target: tuple[str, bool
         elif isinstance(node, list):
             for item in node:
                 if isinstance(item, dict):
-                    _match(tree, session, item, target)
+                    _match(tree, session, item, target, base)
         elif isinstance(node, dict) and target is not None:
             start = next((node[k] for k in _START if _number(node.get(k))), None)
             start = start if start is not None else next((args[k] for k in _START if _number(args.get(k))), None)
@@ -300,21 +331,60 @@ def _stopped_short(tree: _Tree, target: tuple[str, bool], args: JSONDict, last: 
         seen.total = last
 
 
-def _match(tree: _Tree, session: _Session, item: JSONDict, target: tuple[str, bool] | None) -> None:
-    """A search match that shows a line's number and its text, in the file it names or the current one."""
+def _match(tree: _Tree, session: _Session, item: JSONDict, target: tuple[str, bool] | None,
+           base: tuple[str, bool] | None = None) -> None:
+    """A search match that shows a line's number and its text (and the lines around it), in the file it names
+    (relative to the searched directory) or the current one; a file's group of matches
+    (``{"file": "a.md", "matches": [...]}``) names the file for each of them."""
     number = next((item[k] for k in _LINE_NO if _number(item.get(k))), None)
     text = next((item[k] for k in _LINE_TEXT if isinstance(item.get(k), str)), None)
     path = next((item[k] for k in ("path", "file", "filepath", "file_path", "filename") if isinstance(item.get(k), str)
                  and item[k]), None)
-    where = _resolve(session, path) if path is not None else target
-    if number is not None and text is not None and where is not None and "\n" not in text.rstrip("\n"):
-        tree.line(where, int(number), text)
+    within = _Session(base[0], base[1]) if base is not None and path is not None and not path.startswith("/") \
+        and base != target else session
+    where = _resolve(within, path) if path is not None else target
+    if number is None and path is not None:
+        for value in item.values():
+            for inner in value if isinstance(value, list) else ():
+                if isinstance(inner, dict) and not any(isinstance(inner.get(k), str) for k in
+                                                       ("path", "file", "filepath", "file_path", "filename")):
+                    _match(tree, session, inner, where)
+        return
+    if number is None or text is None or where is None or "\n" in text.rstrip("\n"):
+        return
+    tree.line(where, int(number), text)
+    before: list[Any] = next((item[k] for k in _CONTEXT_BEFORE if isinstance(item.get(k), list)), [])
+    after: list[Any] = next((item[k] for k in _CONTEXT_AFTER if isinstance(item.get(k), list)), [])
+    if all(isinstance(t, str) and "\n" not in t for t in [*before, *after]):
+        for offset, line in enumerate(before):
+            if int(number) - len(before) + offset >= 1:
+                tree.line(where, int(number) - len(before) + offset, line)
+        for offset, line in enumerate(after):
+            tree.line(where, int(number) + 1 + offset, line)
+
+
+def _page(tree: _Tree, target: tuple[str, bool], data: Any, args: JSONDict) -> None:
+    """A page of a file as one text with the number of its first line (``{"content": "...", "start_line": 10}``),
+    and the file's length an answer states at its top (``line_count``)."""
+    for body in (data, unwrapped(data)):
+        if not isinstance(body, dict):
+            continue
+        start = next((body[k] for k in _START if _number(body.get(k)) and body[k] >= 1), None)
+        texts = [v for k, v in body.items() if _TEXT_FIELD.match(k) and isinstance(v, str)]
+        if start is not None and len(texts) == 1:
+            for offset, text in enumerate(texts[0].split("\n")[:MAX_LINES]):
+                if offset == len(texts[0].split("\n")) - 1 and text == "":
+                    break  # the newline that ends the last line shown
+                tree.line(target, int(start) + offset, text)
+        count = next((v for k, v in body.items() if _LINE_COUNT.match(k) and _number(v)), None)
+        if count is not None and (seen := tree.at(target)) is not None and seen.total is None:
+            seen.kind, seen.total = "file", min(int(count), MAX_LINES)
 
 
 def _unified_diff(tree: _Tree, target: tuple[str, bool], text: str) -> None:
     """A unified diff's old side: context and removed lines numbered from each hunk's ``@@ -n``."""
     number: int | None = None
-    for line in text.splitlines():
+    for line in _diff_lines(text):
         hunk = _HUNK.match(line)
         if hunk is not None:
             number = int(hunk.group(1))
@@ -340,6 +410,8 @@ def _whole_text(tree: _Tree, turn: RecordedTurn, spec: ToolSpec, data: Any, targ
             if body.get("has_more") is True or body.get("truncated") is True or body.get("offset") not in (None, 0) \
                     or body.get("next_cursor"):
                 return
+            if any(_number(body.get(k)) and body[k] > 1 for k in _START):
+                return  # a part that starts past line 1 (the definition around a line): a page, not the file
             found = [v for k, v in body.items() if _TEXT_FIELD.match(k) and isinstance(v, str)]
             text = found[0] if len(found) == 1 else text
     if data is None and role.kind == "read" and role.style == "file":
@@ -403,6 +475,20 @@ def _nodes(value: Any, depth: int = 0) -> list[Any]:
     return [value, *(n for v in inner for n in _nodes(v, depth + 1))]
 
 
+def _diff_lines(text: str) -> list[str]:
+    """A diff's lines as ``difflib`` wrote them, where a server printed them indented (``"  -old"``) or with a
+    blank line after each (lines that kept their newline, joined with another)."""
+    lines = text.splitlines()
+    body = [i for i, line in enumerate(lines) if not _HUNK.match(line)]
+    if body and len(body) % 2 == 0 and all(lines[i] == "" for i in body[1::2]) and all(lines[i] for i in body[::2]):
+        lines = [line for i, line in enumerate(lines) if i not in set(body[1::2])]
+    marked = [line for line in lines if not _HUNK.match(line) and line.lstrip(" ")[:1] in ("-", "+")]
+    indent = min((len(line) - len(line.lstrip(" ")) for line in marked), default=0)
+    if indent and all(line[:indent].strip() == "" for line in lines if not _HUNK.match(line)):
+        lines = [line if _HUNK.match(line) else line[indent:] for line in lines]
+    return lines
+
+
 # -- the entries -----------------------------------------------------------------------------------
 
 
@@ -423,8 +509,22 @@ def _entries(tree: _Tree) -> list[JSONDict]:
         elif seen.lines or seen.total is not None:
             length = max(seen.total or 0, max(seen.lines, default=0))
             entry["content"] = "\n".join(seen.lines.get(n, "") for n in range(1, length + 1))
+            gaps = _runs([n for n in range(1, length + 1) if n not in seen.lines])
+            if gaps:  # the lines never shown: an edit of text there is not refused as absent (text_gaps.py)
+                entry["unknown_lines"] = gaps
         out.append(entry)
     return out
+
+
+def _runs(numbers: list[int]) -> list[list[int]]:
+    """Ascending line numbers as ``[[first, last], ...]`` runs."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and runs[-1][1] == n - 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return runs
 
 
 __all__ = ["FILES", "MAX_LINES", "learned_files", "merge_files"]

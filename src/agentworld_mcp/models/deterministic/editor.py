@@ -60,8 +60,11 @@ def claims(step: Step) -> bool:
 
 
 def edits(step: Step) -> bool:
-    """Whether the editor answers ``step`` (its numbers and lines are then the episode's, not a recording's)."""
-    return claims(step) and _kind(step.tool.definition) is not None
+    """Whether the editor answers ``step`` (its numbers and lines are then the episode's, not a recording's); a
+    file tool answering JSON pages and edits (text_edits.py) too."""
+    from .text_edits import answers
+
+    return claims(step) and _kind(step.tool.definition) is not None or answers(step)
 
 
 def _kind(tool: JSONDict) -> str | None:

@@ -39,8 +39,23 @@ _DIR_SIZE = 4096
 
 
 def predict_file(step: Step, role: ToolRole) -> Prediction:
+    if role.op in ("read", "search", "list_dir", "edit", "info") and (answered := _as_object(step, role)) is not None:
+        return answered
     handler = _OPS.get(role.op or "", _unknown)
     return handler(step, role)
+
+
+def _as_object(step: Step, role: ToolRole) -> Prediction | None:
+    """A tool whose shape is a JSON page, match list, edit report or listing (text_edits.py), on what is at its path."""
+    from .text_edits import predict_text_listing, predict_text_tool
+
+    given = _path_arg(step, role)
+    if not isinstance(given, tuple):
+        return None
+    node = _node(step, given[1])
+    if node is not None and node["type"] == "directory" and role.op == "list_dir":
+        return predict_text_listing(step, given[1], _children(step, given[1]))
+    return predict_text_tool(step, role, given[1], step.episode.ledger.get("files", given[1]))
 
 
 # -- the tree ----------------------------------------------------------------------------------

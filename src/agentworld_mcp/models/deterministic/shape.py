@@ -19,29 +19,16 @@ from collections.abc import Callable
 from typing import Any
 
 from ...world.catalog import ToolSpec
-from ...world.described_shape import described_returns
 from ...world.roles import infer_role
 from ..base import Prediction, Step
+from .output_shape import OUTPUT_SHAPE_META, output_shape
 
 JSONDict = dict[str, Any]
 
-#: ``_meta`` key of a tool definition holding its inferred output shape (a JSON Schema).
-OUTPUT_SHAPE_META = "agentworld/output_shape"
 #: Where an array shape is put inside the object schema the record handlers understand.
 _ITEMS = "items"
 #: Role fields that say where things are in an answer: what a shape can add to a catalog's role.
 _STRUCTURE = ("items_field", "wrapper", "count_fields")
-
-
-def output_shape(tool: JSONDict) -> JSONDict | None:
-    """The inferred shape of ``tool``'s answers, when it has one and no outputSchema."""
-    if tool.get("outputSchema") is not None:
-        return None
-    shape = (tool.get("_meta") or {}).get(OUTPUT_SHAPE_META)
-    if isinstance(shape, dict) and shape:
-        return shape
-    described = described_returns(str(tool.get("description") or ""))  # ``Returns: {"ok": true, ...}``
-    return described.success if described is not None else None
 
 
 def shaped_spec(spec: ToolSpec) -> ToolSpec | None:
@@ -107,5 +94,24 @@ def _in_shape(step: Step, predict: Callable[[Step], Prediction]) -> Prediction:
     from .echoed_names import echo_named_action  # ``created: <the name given>``, not a timestamp
 
     observation = echo_named_action(step, conform(observation, shape, step.rng), shape)
-    return dataclasses.replace(prediction, observation=serve_envelope(step, observation, shape))
+    served = serve_envelope(step, observation, shape)
+    from .editor import edits
+
+    if edits(step) and isinstance(served, dict) and isinstance(prediction.observation, dict):
+        # lines and counts computed from the episode's files outrank a recording's constants (one page read once)
+        # and a number, list or object it did not compute (a count-only search's matches) is not invented for it
+        served = _computed_first(prediction.observation, served)
+    return dataclasses.replace(prediction, observation=served)
+
+
+def _computed_first(own: Any, served: Any) -> Any:
+    """``own`` (computed from the episode's files), with the recorded constants (words, flags) the shape layer
+    added at any depth (a match's ``match_type``); a number, list or object it did not compute is not invented."""
+    if isinstance(own, dict) and isinstance(served, dict):
+        kept = {k: _computed_first(own[k], v) if k in own else v for k, v in served.items()
+                if k in own or v is None or isinstance(v, (bool, str))}
+        return {**own, **kept}
+    if isinstance(own, list) and isinstance(served, list) and len(own) == len(served):
+        return [_computed_first(o, s) for o, s in zip(own, served)]
+    return own
 
