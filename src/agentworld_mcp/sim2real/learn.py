@@ -61,6 +61,7 @@ from .learn_created import add_created_meta
 from .learn_scoped import add_scope_meta, named_entities, seed_key, with_scope
 from .learn_rules import LEARNED_META, learn_behaviour, learn_item_counts, learn_tables
 from .learn_key_collection import add_key_collection_meta
+from .learn_untouched_seed import untouched_listed
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
 from ..world.roles import collection_name, id_stem, normalise_path, singular
@@ -142,8 +143,10 @@ def observed_seed(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> 
                 continue
             if failed(turn.result):
                 continue
-            found = [] if changed else _entity_lists(answer_data(turn.result), spec, collections) + _listed_directory(
+            found = _entity_lists(answer_data(turn.result), spec, collections) + _listed_directory(
                 turn, spec) + named_entities(unwrapped(answer_data(turn.result)), spec, catalog)  # learn_scoped.py
+            if changed:  # after a change only what answers to a key no change named: learn_untouched_seed.py
+                found = untouched_listed(found, catalog, touched)
             # what a read shows of a thing the session changed (a presentation opened from a file it saved) is no seed
             named = _keys_of(leaves(turn.arguments)) - every
             shown = [] if named & touched else _shown(turn, spec, catalog)

@@ -220,10 +220,12 @@ def _continued(step: Step, name: str, created: Effect, learned_number: int) -> i
 
 def _rekeyed(step: Step, effect: Effect, name: str, value: int) -> Effect:
     """The creation keyed by the number the answer shows, so a later read of that id finds it."""
-    if effect.fields.get(name) == value:
-        return effect
     key = step.role.scoped(step.arguments, str(value)) if name == step.role.key_field else effect.key
-    return dataclasses.replace(effect, key=key, fields={**effect.fields, name: value})
+    fields = {**effect.fields, name: value}
+    stored = [e.fields.get("id") for e in step.episode.ledger.items(step.role.collection)]
+    if name != "id" and name == step.role.key_field and ("id" in fields or any(v is not None for v in stored)):
+        fields["id"] = str(value) if any(isinstance(v, str) and v.isdigit() for v in stored) else value  # its own id
+    return dataclasses.replace(effect, key=key, fields=fields)
 
 
 def _ruled(step: Step, rule: JSONDict) -> Prediction:

@@ -1,0 +1,52 @@
+"""A journal learned from one session: entries listed after the session's first change that no change named are
+the server's own (seeded), and a new entry's stored ``id`` is the number its create answered."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .conftest import json_answer, learn_cli, stdio_session
+
+JSONDict = dict[str, Any]
+KEY = {"type": "object", "properties": {"entry_id": {"type": "integer"}}, "required": ["entry_id"]}
+CATALOG: JSONDict = {"name": "journal", "tools": [
+    {"name": "add_entry", "description": "Add a journal entry; text may carry #tags.",
+     "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}},
+    {"name": "get_entry", "description": "Get an entry by its id.", "inputSchema": KEY},
+    {"name": "search_entries", "description": "Search entries by text.",
+     "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}},
+]}
+OLD = {"id": "1", "date": "2026-11-18", "text": "Kickoff with the freight client #meeting"}
+
+
+def line(turn: int, tool: str, arguments: JSONDict, answer: JSONDict) -> str:
+    result = {"content": [{"type": "text", "text": json.dumps(answer)}], "isError": False}
+    return json.dumps({"episode": "train", "turn": turn, "tool": tool, "arguments": arguments, "result": result})
+
+
+def learned(tmp_path: Path) -> Path:
+    new = {"id": "2", "date": "2026-11-24", "text": "Planned the hiring round #meeting"}
+    calls = [
+        ("add_entry", {"text": new["text"]}, {"success": True, "entry_id": 2}),
+        ("get_entry", {"entry_id": 2}, {"success": True, "entry": new}),
+        ("search_entries", {"query": "#meeting"}, {"success": True, "entries": [new, OLD], "total": 2}),
+        ("add_entry", {"text": "Renewed the certificate"}, {"success": True, "entry_id": 3}),
+    ]
+    path = tmp_path / "train.jsonl"
+    path.write_text("\n".join(line(n, *c) for n, c in enumerate(calls, 1)) + "\n", encoding="utf-8")
+    return learn_cli(path, CATALOG, tmp_path / "learned.json")
+
+
+async def test_an_entry_a_search_showed_after_a_change_is_read_back_from_a_fresh_session(tmp_path: Path) -> None:
+    async with stdio_session(str(learned(tmp_path))) as session:
+        found = json_answer(await session.call_tool("get_entry", {"entry_id": 1}))
+        assert found["entry"]["text"] == OLD["text"]
+
+
+async def test_a_new_entry_is_stored_under_the_number_its_create_answered(tmp_path: Path) -> None:
+    async with stdio_session(str(learned(tmp_path))) as session:
+        made = json_answer(await session.call_tool("add_entry", {"text": "Wrote the retro notes #retro"}))
+        read = json_answer(await session.call_tool("get_entry", {"entry_id": made["entry_id"]}))
+        assert str(read["entry"]["id"]) == str(made["entry_id"])
