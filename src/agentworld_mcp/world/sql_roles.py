@@ -70,7 +70,7 @@ KIND_OF_OP: dict[str, str] = {
     "read": "search", "query": "action", "write": "update", "create_table": "create", "list_tables": "list",
     "list_schemas": "list", "describe_table": "read", "drop_table": "delete", "insert": "create",
     "update": "update", "delete": "delete", "create_index": "create", "alter_table": "update",
-    "sample_rows": "search", "select_rows": "search",
+    "sample_rows": "search", "select_rows": "search", "database_info": "read",
 }
 
 
@@ -125,8 +125,15 @@ def database_ops(tools: dict[str, JSONDict], tokens: dict[str, list[str]], sql_t
     return ops
 
 
+#: Words of an argument-less tool that reports on the database as a whole (``db_info``, ``database_stats``).
+_WHOLE_DB_WORDS = frozenset({"db", "database", "sqlite"})
+_REPORT_WORDS = frozenset({"info", "stats", "status", "metadata", "summary", "details"})
+
+
 def _database_op(tokens: list[str], props: JSONDict) -> str | None:
     names = set(tokens)
+    if not props and names & _WHOLE_DB_WORDS and names & _REPORT_WORDS:
+        return "database_info"
     table_arg = any(a in props for a in TABLE_ARGS)
     if not (names & _TABLE_WORDS or table_arg):
         return None

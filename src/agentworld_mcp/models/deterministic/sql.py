@@ -51,7 +51,7 @@ from .sql_shapes import python_value, statement_answer, stated_keys
 from .sql_show import mysql_describe, show_statement
 from .sql_text import csv_text, rows_text
 from ...world.sql_roles import CONDITION_ARGS, DB_COLLECTION, DB_NAME, ROW_ARGS, TABLE_ARGS, dialect_of
-from . import sql_records
+from . import sql_info, sql_records, sql_seed
 
 JSONDict = dict[str, Any]
 _WRITE_PREFIXES = ("INSERT", "UPDATE", "DELETE", "CREATE", "DROP", "ALTER", "REPLACE")
@@ -516,8 +516,12 @@ def _row_op(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body
     table = _table_arg(step)
     said = step.derived("sql_wording", lambda: sql_records.wording(step.world))
     data = sql_records.first_object(step.arguments, ROW_ARGS)
-    where, where_params = sql_records.where_clause(sql_records.first_object(step.arguments, CONDITION_ARGS))
-    _checked(table, data, step.arguments, db, said)
+    selection = sql_records.first_object(step.arguments, CONDITION_ARGS)
+    where, where_params = sql_records.where_clause(selection)
+    returning = " RETURNING *"
+    if selection == {} and role.op in ("update", "delete"):  # the server joins no conditions after its WHERE
+        where, returning = " WHERE ", ""  # SQLite: "incomplete input", as the server's own statement gets
+    _checked(step, table, data, db, said)
     params = list(data.values()) if isinstance(data, dict) else []
     name = sql_records.quoted(table)
     if role.op == "insert":
@@ -525,7 +529,7 @@ def _row_op(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body
         sql = f"INSERT INTO {name} ({cols}) VALUES ({', '.join('?' for _ in params)}) RETURNING *"
     elif role.op == "update":
         sets = ", ".join(f"{sql_records.quoted(c)} = ?" for c in data) if isinstance(data, dict) else ""
-        sql = f"UPDATE {name} SET {sets}{where} RETURNING *"
+        sql = f"UPDATE {name} SET {sets}{where}{returning}"
         params += where_params
     elif role.op == "select_rows":
         limit, offset = step.arguments.get("limit"), step.arguments.get("offset")
@@ -534,28 +538,48 @@ def _row_op(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body
         page += f" OFFSET {int(offset)}" if isinstance(offset, (int, float)) and not isinstance(offset, bool) else ""
         sql, params = f"SELECT * FROM {name}{where}{page}", where_params
     else:
-        sql, params = f"DELETE FROM {name}{where} RETURNING *", where_params
+        sql, params = f"DELETE FROM {name}{where}{returning}", where_params
     columns, rows, cursor = db.execute(sql, [json.dumps(p) if isinstance(p, (dict, list)) else p for p in params])
     template = said.templates.get(step.tool.name)
     if template is not None and role.op != "select_rows":
         lastrowid = cursor.lastrowid if role.op == "insert" else None
-        return _Body(value=sql_records.filled(template, lastrowid, len(rows)), count=len(rows))
+        value = sql_records.filled(template, lastrowid, len(rows))
+        # the server's own answer object, printed as JSON (a Python family's repr is for the driver's rows)
+        printed = json.dumps(value, indent=said.indents.get(step.tool.name, 2))
+        return _Body(value=value, count=len(rows), text=printed)
     if conv.rows == "repr" and role.op != "select_rows":
         return _Body(rows=[{"affected_rows": len(rows)}], count=len(rows))
     return _Body(rows=rows, count=len(rows), columns=columns)
 
 
-def _checked(table: str, data: Any, arguments: JSONDict, db: Database, said: sql_records.Wording) -> None:
+def _checked(step: Step, table: str, data: Any, db: Database, said: sql_records.Wording) -> None:
     """The server's own checks before its statement, where the demonstrations show how it words them."""
+    from .common import entity_model  # here, as the seed's reader imports it: common imports this module
+
+    arguments = step.arguments
     if said.missing_table and table not in db.tables():
         raise _Refused(said.missing_table.format(table=table))
+    known = {str(c["name"]) for c in db.columns(table)}
+    conditions = sql_records.first_object(arguments, CONDITION_ARGS)
+    given = [*(data or {})] + [*(conditions if isinstance(conditions, dict) else {})] \
+        if isinstance(data, (dict, type(None))) else []
+    if table in step.derived("sql_unshown", lambda: sql_seed.unshown_tables(step.world, entity_model(step).roles)):
+        # A table the recording listed but never described: a column the session's vocabulary names is taken
+        # for one of its columns (added now), one it never named is refused as the server refuses it.
+        words = step.derived("sql_vocabulary", lambda: sql_seed.vocabulary(step.world))
+        for column in dict.fromkeys(str(c) for c in given if str(c) not in known and str(c) in words):
+            db.run(f"ALTER TABLE {sql_records.quoted(table)} ADD COLUMN {sql_records.quoted(column)}")
+            known.add(column)
     if said.missing_column:
-        known = {str(c["name"]) for c in db.columns(table)}
-        given = [*(data or {})] + [*(sql_records.first_object(arguments, CONDITION_ARGS) or {})] \
-            if isinstance(data, (dict, type(None))) else []
         unknown = next((str(c) for c in given if str(c) not in known), None)
         if unknown is not None:
             raise _Refused(said.missing_column.format(table=table, column=unknown))
+
+
+def _database_info(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    """A report on the whole database: the recorded report's shape, its table count the database's now."""
+    template = sql_info.latest_report(step.world, step.tool.name)
+    return _Body(value=sql_info.database_report(template, [t for t in db.tables() if not t.startswith("sqlite_")]))
 
 
 def _create_index(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
@@ -582,7 +606,7 @@ _OPS = {
     "read": _read, "write": _write, "query": _query, "create_table": _create_table, "list_tables": _list_tables,
     "list_schemas": _list_schemas, "describe_table": _describe_table, "drop_table": _drop_table,
     "insert": _row_op, "update": _row_op, "delete": _row_op, "select_rows": _row_op, "create_index": _create_index,
-    "alter_table": _alter_table, "sample_rows": _sample_rows,
+    "alter_table": _alter_table, "sample_rows": _sample_rows, "database_info": _database_info,
 }
 
 

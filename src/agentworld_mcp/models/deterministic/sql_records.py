@@ -41,6 +41,8 @@ class Wording:
     leads: dict[str, str] = field(default_factory=dict)
     #: whether SQLite's message is preceded by its result code (``SQLITE_ERROR: near "x": syntax error``)
     codes: bool = False
+    #: tool -> the indent its template's JSON text was printed with (a demonstration recorded as text)
+    indents: dict[str, int | None] = field(default_factory=dict)
     missing_table: str | None = None  # with {table}
     missing_column: str | None = None  # with {column} and {table}
 
@@ -49,15 +51,17 @@ def wording(world: World) -> Wording:
     """The catalog's wording, from its demonstrations (none: an empty :class:`Wording`)."""
     out = Wording()
     for demo in world.demonstrations:
-        response = demo.response
+        response, printed = demo.response, None
         if isinstance(response, str) and not demo.is_error:
             try:
-                response = json.loads(response)
+                response, printed = json.loads(response), response
             except ValueError:
                 continue
         if not demo.is_error:
             if isinstance(response, dict) and demo.tool not in out.templates and _row_tool(demo.arguments):
                 out.templates[demo.tool] = {k: _slot(k, v) for k, v in response.items()}
+                if printed is not None:  # the server printed its answer as JSON text: so do we, alike
+                    out.indents[demo.tool] = 2 if "\n" in printed else None
             continue
         if not isinstance(response, str):
             continue

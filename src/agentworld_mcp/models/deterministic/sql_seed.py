@@ -26,6 +26,56 @@ _ONE_TABLE = re.compile(r"^\s*SELECT\s+(.+?)\s+FROM\s+[`\"\[]?(\w+)[`\"\]]?(?:\s
 
 def seed_statements(world: World, roles: dict[str, ToolRole]) -> list[str]:
     """SQLite statements that build the tables and rows the demonstrations show the database started with."""
+    names, columns, rows, created = _shown(world, roles)
+    tables = [t for t in [*names, *columns, *rows] if t.lower() not in created]
+    out: list[str] = []
+    for table in dict.fromkeys(tables):
+        shown = columns.get(table) or _columns_of(rows.get(table, []))
+        keys = [quoted(str(c["name"])) for c in shown if c.get("pk")]
+        if len(keys) > 1:  # a composite key is the table's, not a column's
+            shown = [{**c, "pk": 0} for c in shown]
+        tail = f", PRIMARY KEY ({', '.join(keys)})" if len(keys) > 1 else ""
+        out.append(f"CREATE TABLE {quoted(table)} ({', '.join(_column_sql(c) for c in shown)}{tail})")
+        known = {str(c["name"]) for c in shown}
+        for row in rows.get(table, []):
+            if row and set(row) <= known:
+                values = ", ".join(_literal(v) for v in row.values())
+                out.append(f"INSERT OR IGNORE INTO {quoted(table)} ({', '.join(map(quoted, row))}) VALUES ({values})")
+    return out
+
+
+def unshown_tables(world: World, roles: dict[str, ToolRole]) -> set[str]:
+    """Seeded tables whose columns no demonstration showed (listed by name only): their seed is a guess."""
+    names, columns, rows, created = _shown(world, roles)
+    return {t for t in names if t not in columns and not any(rows.get(t, [])) and t.lower() not in created}
+
+
+def vocabulary(world: World) -> set[str]:
+    """Every name the recording used for a column: row and condition keys, described columns, row keys and
+    the identifiers of its statements, less the columns a server's refusal named as missing."""
+    words: set[str] = set()
+    for demo in world.demonstrations:
+        for value in demo.arguments.values():
+            if isinstance(value, dict):
+                words |= {str(k) for k in value}
+            elif isinstance(value, str):
+                words |= set(_IDENTIFIER.findall(value))
+        answer = _parsed(demo.response)
+        for item in answer if isinstance(answer, list) and not demo.is_error else []:
+            if isinstance(item, dict):
+                words |= {str(k) for k in item} | ({str(item["name"])} if "name" in item and "type" in item else set())
+    refused = {next(g for g in m.groups() if g) for demo in world.demonstrations
+               if demo.is_error and isinstance(demo.response, str) for m in _MISSING_COLUMN.finditer(demo.response)}
+    return words - refused
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_MISSING_COLUMN = re.compile(r"[Cc]olumn\s+[\"'`]?(\w+)[\"'`]?\s+does not exist|no such column:\s+(?:\w+\.)?(\w+)")
+
+
+def _shown(world: World, roles: dict[str, ToolRole]
+           ) -> tuple[list[str], dict[str, list[JSONDict]], dict[str, list[JSONDict]], set[str]]:
+    """Tables the demonstrations listed, the columns they described, the rows they read, the tables they created."""
     created: set[str] = set()
     names: list[str] = []
     columns: dict[str, list[JSONDict]] = {}
@@ -53,21 +103,7 @@ def seed_statements(world: World, roles: dict[str, ToolRole]) -> list[str]:
                 columns.setdefault(table, described)
         elif role.op == "select_rows" and table and isinstance(answer, list):
             rows.setdefault(table, []).extend(r for r in answer if isinstance(r, dict))
-    tables = [t for t in [*names, *columns, *rows] if t.lower() not in created]
-    out: list[str] = []
-    for table in dict.fromkeys(tables):
-        shown = columns.get(table) or _columns_of(rows.get(table, []))
-        keys = [quoted(str(c["name"])) for c in shown if c.get("pk")]
-        if len(keys) > 1:  # a composite key is the table's, not a column's
-            shown = [{**c, "pk": 0} for c in shown]
-        tail = f", PRIMARY KEY ({', '.join(keys)})" if len(keys) > 1 else ""
-        out.append(f"CREATE TABLE {quoted(table)} ({', '.join(_column_sql(c) for c in shown)}{tail})")
-        known = {str(c["name"]) for c in shown}
-        for row in rows.get(table, []):
-            if row and set(row) <= known:
-                values = ", ".join(_literal(v) for v in row.values())
-                out.append(f"INSERT OR IGNORE INTO {quoted(table)} ({', '.join(map(quoted, row))}) VALUES ({values})")
-    return out
+    return names, columns, rows, created
 
 
 def _parsed(response: Any) -> Any:
@@ -123,4 +159,4 @@ def _literal(value: Any) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-__all__ = ["seed_statements"]
+__all__ = ["seed_statements", "unshown_tables", "vocabulary"]
