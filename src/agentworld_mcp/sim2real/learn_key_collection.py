@@ -6,7 +6,9 @@ those things in a collection other tools name (a todo is an entry: ``create_todo
 so what one tool made another never finds. Where a tool's key (the ``<noun>_id`` its answers show or its
 arguments pass) names the noun of another collection, and the recording shows the ids passing between the two
 (an id the tool made or was given appears in a call of that collection's tools), the tool's role is moved there:
-``_meta.agentworld/role`` gets that ``collection`` (and the key argument, for a tool that addresses one).
+``_meta.agentworld/role`` gets that ``collection`` (and the key argument, for a tool that addresses one). Only a
+create whose made id is named so moves its collection; the other tools of that collection follow it. A tool that
+merely passes another collection's id (a booking paid with a card) refers to that thing and stays where it is.
 """
 
 from __future__ import annotations
@@ -59,10 +61,15 @@ def add_key_collection_meta(data: JSONDict, compiled: Catalog, episodes: dict[st
                if s.role.collection and s.role.style == "record"}
     turns = [t for ts in episodes.values() for t in ts if not failed(t.result)]
     moved: set[str] = set()
-    for tool in data.get("tools") or []:
+    sources: dict[str, str] = {}  # a collection whose create was moved -> where its things really are
+    tools = sorted(data.get("tools") or [], key=lambda t: (o := compiled.get(str(t.get("name")))) is None
+                   or o.role.kind != "create")  # creates first: the others follow only where their create went
+    for tool in tools:
         spec = compiled.get(str(tool.get("name")))
         if spec is None or spec.role.style != "record" or not spec.role.collection:
             continue
+        if spec.role.kind != "create" and spec.role.collection not in sources:
+            continue  # a tool passing another collection's id (a booking's card) refers to it; it is not of it
         meta = dict(tool.get("_meta") or {})
         role = dict(meta.get(ROLE_META) or {})
         props = spec.input_schema.get("properties") or {}
@@ -71,7 +78,7 @@ def add_key_collection_meta(data: JSONDict, compiled: Catalog, episodes: dict[st
         if not isinstance(key, str) or (stem := id_stem(key)) is None:
             continue
         target = by_noun.get(stem)
-        if target is None or target == spec.role.collection:
+        if target is None or target == spec.role.collection or sources.get(spec.role.collection, target) != target:
             continue
         own = {v for t in turns if t.tool == spec.name for v in _key_values(t, key)}
         others = {v for t in turns if t.tool != spec.name and (o := compiled.get(t.tool)) is not None
@@ -83,6 +90,7 @@ def add_key_collection_meta(data: JSONDict, compiled: Catalog, episodes: dict[st
             role["key_args"] = [key]
         else:  # the id it made is the entity's key there
             role["key_field"] = key
+            sources[spec.role.collection] = target
         meta[ROLE_META] = role
         tool["_meta"] = meta
         moved.add(target)
