@@ -64,3 +64,56 @@ async def test_marking_and_summing_tools_answer_data_rather_than_an_acknowledgem
         assert isinstance(marked, dict) and marked["chore_id"] == 4
         summed = _body(await session.call_tool("total_hours", {"query": "#bug"}))
         assert set(summed) == {"sums", "sums_display", "samples"}
+
+
+JOURNAL = {
+    "name": "journal",
+    "tools": [
+        {"name": "add_note", "description": "Add a note. Text may include #tags inline.",
+         "inputSchema": {"type": "object", "properties": {"text": _STR, "tags": {"type": "array", "items": _STR}},
+                         "required": ["text"]}},
+        {"name": "list_tags", "description": "List all tags with note counts.",
+         "inputSchema": {"type": "object", "properties": {}}},
+        {"name": "notes_by_tag", "description": "List notes for a single tag.",
+         "inputSchema": {"type": "object", "properties": {"tag": _STR, "limit": _INT}, "required": ["tag"]}},
+        {"name": "list_recent_notes", "description": "List the most recent notes (newest first).",
+         "inputSchema": {"type": "object", "properties": {"limit": _INT}}},
+    ],
+}
+
+
+def _texts(listed: Any) -> list[str]:
+    items = listed if isinstance(listed, list) else next(v for v in listed.values() if isinstance(v, list))
+    return [item["text"] for item in items]
+
+
+async def test_a_listing_by_tag_keeps_the_notes_carrying_it_as_an_argument_or_inline(tmp_path: Path) -> None:
+    world = tmp_path / "journal.json"
+    world.write_text(json.dumps(JOURNAL), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        await session.call_tool("add_note", {"text": "Retro: too many scope changes", "tags": ["retro"]})
+        await session.call_tool("add_note", {"text": "Fixed the importer #bug"})
+        await session.call_tool("add_note", {"text": "Second retro, calmer #retro"})
+        tagged = _texts(_body(await session.call_tool("notes_by_tag", {"tag": "retro"})))
+        assert tagged == ["Retro: too many scope changes", "Second retro, calmer #retro"]
+        assert _texts(_body(await session.call_tool("notes_by_tag", {"tag": "#bug"}))) == ["Fixed the importer #bug"]
+
+
+async def test_a_listing_by_a_tag_no_note_carries_is_empty_rather_than_a_refusal(tmp_path: Path) -> None:
+    world = tmp_path / "journal.json"
+    world.write_text(json.dumps(JOURNAL), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        await session.call_tool("add_note", {"text": "Standup #meeting"})
+        await session.call_tool("list_tags", {})
+        assert _texts(_body(await session.call_tool("notes_by_tag", {"tag": "offsite"}))) == []
+
+
+async def test_a_recent_listing_shows_the_newest_notes_first(tmp_path: Path) -> None:
+    world = tmp_path / "journal.json"
+    world.write_text(json.dumps(JOURNAL), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        for text in ("first", "second", "third"):
+            await session.call_tool("add_note", {"text": text})
+        result = await session.call_tool("list_recent_notes", {"limit": 2})
+        listed, _ = json.JSONDecoder().raw_decode(result.content[0].text)  # a note on more pages may follow
+        assert _texts(listed) == ["third", "second"]

@@ -13,7 +13,9 @@ import re
 from collections import Counter
 from typing import Any
 
-from ...world.roles import ToolRole, singular
+from dataclasses import replace
+
+from ...world.roles import ToolRole, plural, singular
 from ..base import Prediction, Step
 from . import records
 
@@ -77,4 +79,51 @@ def tag_listing(step: Step, role: ToolRole) -> Prediction | None:
     return Prediction(render_list(step, role, items), effects=[])
 
 
-__all__ = ["HASHTAG", "KEY_VALUE", "attribute_of", "inline_metadata", "inline_tags", "record_tags", "tag_listing"]
+def attribute_filters(step: Step, role: ToolRole) -> dict[str, str]:
+    """``{argument: field}`` for each filter of a listing that names one of its records' carried tags:
+    ``entries_by_tag(tag)`` when an entry is created with ``tags`` (or the records hold a ``tags`` list).
+
+    Such a tag is no entity of its own: it exists while some record carries it, as a field or as an
+    inline ``#tag`` in its text."""
+    if role.kind not in ("list", "search") or not role.collection:
+        return {}
+    found: dict[str, str] = {}
+    for name in role.filters:
+        if not isinstance(step.arguments.get(name), str):
+            continue
+        field = _carried_field(step, role, name)
+        if field is not None:
+            found[name] = field
+    return found
+
+
+def _carried_field(step: Step, role: ToolRole, name: str) -> str | None:
+    """The records' list field a singular filter argument (``tag``, ``label``) picks values of."""
+    if name != singular(name):
+        return None
+    field = plural(name)
+    specs = {spec.name: spec for spec in (step.catalog or ())}
+    for tool, other in records.model(step).roles.items():  # a create tool of the collection takes ``tags``
+        if other.kind == "create" and other.collection == role.collection and tool in specs:
+            if field in ((specs[tool].input_schema or {}).get("properties") or {}):
+                return field
+    held = step.episode.ledger.items(role.collection)
+    return field if any(isinstance(e.fields.get(field), list) for e in held) else None
+
+
+def carries(fields: JSONDict, field: str, wanted: str) -> bool:
+    """Whether a record carries the tag ``wanted`` (``#retro`` and ``retro`` alike, any case)."""
+    tag = wanted.strip().lstrip("#").casefold()
+    return any(t.casefold() == tag for t in record_tags(fields, field))
+
+
+def without_attribute_filters(step: Step, role: ToolRole) -> Step:
+    """The call less its carried-tag filters: they name no parent entity a refusal could miss."""
+    names = attribute_filters(step, role)
+    if not names:
+        return step
+    return replace(step, arguments={k: v for k, v in step.arguments.items() if k not in names})
+
+
+__all__ = ["HASHTAG", "KEY_VALUE", "attribute_filters", "attribute_of", "carries", "inline_metadata", "inline_tags",
+           "record_tags", "tag_listing", "without_attribute_filters"]

@@ -141,7 +141,9 @@ def _predict(step: Step) -> Prediction:
     role = linked_role(step, role)  # the entity the state holds under a longer name (``delivery_vans``)
     from .refusals import refused  # an interval ending before it starts, an invalid RRULE, an unknown parent
 
-    if (refusal := refused(step, role)) is not None:
+    from .inline_tags import without_attribute_filters  # a carried ``#tag`` names no parent to refuse
+
+    if (refusal := refused(without_attribute_filters(step, role), role)) is not None:
         return refusal
     handler = _HANDLERS.get(role.kind, action_answer)
     # records another tool holds (linked.py), else the role's handler; outcome fields written from the call
@@ -542,6 +544,10 @@ def _listed(step: Step, role: ToolRole, collections: list[ToolRole]) -> Predicti
         from .intervals import described_order
 
         found = described_order(step, found, lambda hit: hit[0])
+    if series is None and not (role.query_arg and step.arguments.get(role.query_arg)):
+        from .recency import newest_first  # ``list_recent_entries``: the newest first (recency.py)
+
+        found = newest_first(step, found)
     found, unreadable = query_listing(step, role, found, lambda hit: hit[0])  # ORDER BY/LIMIT, or the query's error
     if unreadable is not None:
         return unreadable
@@ -576,9 +582,16 @@ def matches(item: JSONDict, arguments: JSONDict, role: ToolRole, schema: JSONDic
     span = window(step, arguments) if step is not None else None
     if span is not None and not span.holds(item):
         return False
+    from .inline_tags import attribute_filters, carries  # ``tag: retro``: the record's tags or inline ``#retro``
+
+    carried = attribute_filters(step, role) if step is not None else {}
     for name in role.filters:
         wanted = arguments.get(name)
         if wanted is None or isinstance(wanted, (dict, list)) or (span is not None and name in span.names):
+            continue
+        if name in carried:
+            if not carries(item, carried[name], str(wanted)):
+                return False
             continue
         if name not in item and (query := filter_query(step, name, wanted)) is not None:  # ``jql``, ``$filter``: query_lang.py
             if not query(item):
