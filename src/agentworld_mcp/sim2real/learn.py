@@ -55,6 +55,7 @@ from .learn_shape_argument import add_shape_argument_meta
 from .learn_error_envelope import add_error_envelope_meta
 from .learn_undo import add_undo_meta
 from .learn_workbook_start import add_workbook_start_meta
+from .learn_backups import add_backup_meta
 from .learn_inband_refusal import add_inband_refusal_meta
 from .learn_repository import learn_repository, merged_seed
 from .learn_created import add_created_meta
@@ -332,6 +333,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     add_entity_shape_meta(data, compiled, episodes)  # one type per entity field across tools: learn_entity_shapes.py
     add_error_envelope_meta(data, compiled, episodes)  # how the server wraps every refusal: learn_error_envelope.py
     add_undo_meta(data, compiled, episodes)  # an undo's answer names the entity it reversed: learn_undo.py
+    add_backup_meta(data, compiled, episodes)  # how an editor names its backups: learn_backups.py
     add_workbook_start_meta(data, compiled, episodes)  # the file a workbook session opens: learn_workbook_start.py
     add_inband_refusal_meta(data, episodes)  # refusals answered unflagged, ``{error: ...}``: learn_inband_refusal.py
     add_due_filter_meta(data, compiled, episodes)  # listings of what is past its date: learn_due_filter.py

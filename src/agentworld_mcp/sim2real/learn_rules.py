@@ -162,6 +162,10 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
                                                                        calls[0][0].arguments)}
             options = [c for c in options if c["if"] in ("missing", "present", "acted") and c["arg"] in keys
                        or c["if"] == "missing" and c["arg"] in quoted]
+        if len(calls) == 1 and not any(c["if"] in ("missing", "present") for c in options) \
+                and (rule := _flag_rule(walk, calls[0][0])) is not None:
+            _add_rule(learned, tool, rule)  # a switch the call turned that no usual call did, and the words name
+            continue
         if not options and (rule := _value_rule(walk, tool, [t for t, _ in calls], quoted_only=False)) is not None:
             _add_rule(learned, tool, rule)  # no state explains it, and it names an argument: that value's
             continue
@@ -287,6 +291,25 @@ def _value_rule(walk: Walk, tool: str, turns: list[RecordedTurn], quoted_only: b
         return None
     when = value_condition(turns, found[0], walk.catalog, [t for t, _, _ in walk.calls])
     return _rule(first, when) if when is not None else None
+
+
+def _flag_rule(walk: Walk, turn: RecordedTurn) -> JSONDict | None:
+    """One refusal whose words name a boolean argument the call set to a value no usual call of the tool
+    passed (``regex: true`` refused with ``Cannot use regex and fuzzy together``): a rule about that switch,
+    applied only to calls that set it so, whatever the state (the state's conditions, weaker for one
+    refusal, would replay it for calls that never set it)."""
+    text = answer_text(turn.result)
+    if _INVALID_INPUT.search(text):
+        return None
+    usual = [t for t, _, _ in walk.by_tool.get(turn.tool, ()) if walk.is_main(t)]
+    for arg, value in turn.arguments.items():
+        if not isinstance(value, bool) or not re.search(
+                rf"(?<![\w]){re.escape(arg).replace('_', '[ _]')}(?![\w])", text, re.IGNORECASE):
+            continue
+        if any(t.arguments.get(arg) is value for t in usual):
+            continue  # the server took this setting elsewhere: not why it refused
+        return _rule(turn, {"if": "value", "arg": arg, "refused": [value]})
+    return None
 
 
 def _scope(walk: Walk, tool: str, arg: str) -> bool:

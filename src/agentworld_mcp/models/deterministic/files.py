@@ -39,15 +39,24 @@ _DIR_SIZE = 4096
 
 
 def predict_file(step: Step, role: ToolRole) -> Prediction:
-    if role.op in ("read", "search", "list_dir", "edit", "info") and (answered := _as_object(step, role)) is not None:
+    if (role.op in ("read", "search", "list_dir", "edit", "info") or _restoring(step)) \
+            and (answered := _as_object(step, role)) is not None:
         return answered
     handler = _OPS.get(role.op or "", _unknown)
     return handler(step, role)
 
 
+def _restoring(step: Step) -> bool:
+    """A tool whose shape lists a file's backups (text_backups.py): a restore, whatever its name reads as."""
+    from .text_backups import restores
+    from .text_edits import shape_props
+
+    return restores(shape_props(step))
+
+
 def _as_object(step: Step, role: ToolRole) -> Prediction | None:
     """A tool whose shape is a JSON page, match list, edit report or listing (text_edits.py), on what is at its path."""
-    from .text_edits import predict_text_listing, predict_text_tool
+    from .text_edits import predict_text_dir_search, predict_text_listing, predict_text_tool
 
     given = _path_arg(step, role)
     if not isinstance(given, tuple):
@@ -55,6 +64,11 @@ def _as_object(step: Step, role: ToolRole) -> Prediction | None:
     node = _node(step, given[1])
     if node is not None and node["type"] == "directory" and role.op == "list_dir":
         return predict_text_listing(step, given[1], _children(step, given[1]))
+    if node is not None and node["type"] == "directory" and role.op == "search":  # the files below it, by name
+        prefix = _below(given[1])
+        below = {e.key[len(prefix):]: _content(e.fields) for e in step.episode.ledger.items("files")
+                 if e.key.startswith(prefix) and not _is_dir(e)}
+        return predict_text_dir_search(step, given[1], below)
     return predict_text_tool(step, role, given[1], step.episode.ledger.get("files", given[1]))
 
 

@@ -147,7 +147,9 @@ def value_refused(condition: JSONDict, arguments: JSONDict) -> bool:
     if str(condition.get("arg")) not in arguments:
         return False
     value = arguments[str(condition.get("arg"))]
-    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+    if isinstance(value, bool):  # a switch: refused only as the recording refused it
+        return any(v is value for v in condition.get("refused") or ())
+    if not isinstance(value, (str, int, float)):
         return False
     if any(_same(value, v) for v in condition.get("accepted") or ()):
         return False

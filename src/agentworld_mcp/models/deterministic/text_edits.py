@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import ast
 import difflib
+import fnmatch
+import posixpath
 import re
 from typing import Any
 
 from ...state.ledger import Effect, Entity
 from ...world.roles import ToolRole
 from ..base import Prediction, Step
+from .text_backups import BACKUPS, backup_key, new_backup, restore, restores, saved
 from .text_gaps import UNKNOWN, fill_unknown, shift_unknown, unknown_ranges
 from .text_roles import item_props, learned_text, roles, tokens
 
@@ -43,6 +46,11 @@ def _shape(step: Step) -> JSONDict | None:
 def _props(shape: JSONDict | None) -> JSONDict:
     props = (shape or {}).get("properties")
     return props if isinstance(props, dict) else {}
+
+
+def shape_props(step: Step) -> JSONDict:
+    """The properties of ``step``'s tool's object shape (none: no object shape)."""
+    return _props(_shape(step))
 
 
 def _list(props: JSONDict, where: str, *needed: str) -> str | None:
@@ -103,7 +111,9 @@ def predict_text_tool(step: Step, role: ToolRole, path: str, entity: Entity | No
     top = roles(props, "top")
     text = str(entity.fields.get("content", ""))
     if _edits(step.arguments) and _edit_set(props, top):
-        return _edit(step, path, text, shape, unknown_ranges(entity.fields.get(UNKNOWN)))
+        return _edit(step, path, text, shape, unknown_ranges(entity.fields.get(UNKNOWN)), entity)
+    if not _edits(step.arguments) and restores(props):  # a restore from the file's backups (text_backups.py)
+        return restore(step, path, entity, props)
     if _counting(step) and ("count" in top or "matches" in top):
         n = len(_matches(step, lines_of(text)))
         return Prediction(_fill(shape, {"count": n, "matches": n}, step), effects=[])
@@ -186,6 +196,36 @@ def _search(step: Step, lines: list[str], shape: JSONDict) -> Prediction:
                                            "similarity": 1.0})
                for i in found[:limit]]
     return Prediction({key: results, **_fill(shape, {"matches": len(found), "count": len(found)}, step)}, effects=[])
+
+
+def predict_text_dir_search(step: Step, path: str, files: dict[str, str]) -> Prediction | None:
+    """A search of the files under a directory (``files``: name relative to it -> text) answered as a list of
+    files, each naming its file and listing its matches (roles of the shape's keys); None: no such shape."""
+    shape = _shape(step)
+    props = _props(shape)
+    key = next((str(k) for k, spec in props.items() if _list(item_props(spec), "match", "line", "text")
+                and "name" in roles(item_props(spec), "entry")), None)
+    if shape is None or key is None or not _pattern(step):
+        return None
+    item = item_props(props[key])
+    inner, name_key = _list(item, "match", "line", "text") or "", roles(item, "entry")["name"]
+    glob = next((v for k, v in step.arguments.items() if isinstance(v, str) and v
+                 and tokens(k) & {"include", "glob", "filter"}), "*")
+    context = _int(next((v for k, v in step.arguments.items() if "context" in tokens(k)), None), _CONTEXT)
+    results, total = [], 0
+    for name in sorted(files):
+        if not fnmatch.fnmatch(posixpath.basename(name), glob) and not fnmatch.fnmatch(name, glob):
+            continue
+        lines = lines_of(files[name])
+        found = _matches(step, lines)
+        total += len(found)
+        if found:
+            results.append({name_key: name, inner: [
+                _item(item[inner], "match", {"line": i + 1, "text": lines[i], "before": lines[max(0, i - context):i],
+                                             "after": lines[i + 1:i + 1 + context], "truncated": False,
+                                             "similarity": 1.0}) for i in found]})
+    body = _fill(shape, {"path": path, "matches": total, "count": total}, step)
+    return Prediction({**body, key: results}, effects=[])
 
 
 def _page(step: Step, lines: list[str], shape: JSONDict) -> Prediction | None:
@@ -298,7 +338,8 @@ def _near(text: str, old: str) -> bool:
     return any(difflib.SequenceMatcher(None, first, line).ratio() >= 0.75 for line in lines_of(text) if line.strip())
 
 
-def _edit(step: Step, path: str, text: str, shape: JSONDict, unknown: list[list[int]]) -> Prediction:
+def _edit(step: Step, path: str, text: str, shape: JSONDict, unknown: list[list[int]],
+          entity: Entity | None = None) -> Prediction:
     props = _props(shape)
     key = _list(props, "change", "success")
     listed = props.get(key) if key is not None else None
@@ -333,9 +374,14 @@ def _edit(step: Step, path: str, text: str, shape: JSONDict, unknown: list[list[
     if key is not None:
         body[key] = results
     fields: JSONDict = {"content": modified, **({UNKNOWN: gaps} if unknown else {})}
-    effects = [] if _previewing(step) or modified == text and gaps == unknown else [
-        Effect("update", "files", path, fields)]
+    changed = not _previewing(step) and not (modified == text and gaps == unknown)
+    if (backup := backup_key(props)) is not None:  # an applied edit saves the text it changed; a preview, none
+        made = new_backup(step, path, text, list(entity.fields.get(BACKUPS) or []) if entity is not None else [])
+        body[backup] = made["path"] if changed and applied else None
+        if changed and applied and entity is not None:
+            fields[BACKUPS] = saved([b for b in entity.fields.get(BACKUPS) or [] if isinstance(b, dict)], made)
+    effects = [Effect("update", "files", path, fields)] if changed else []
     return Prediction(body, effects=effects)
 
 
-__all__ = ["answers", "predict_text_listing", "predict_text_tool"]
+__all__ = ["answers", "predict_text_dir_search", "predict_text_listing", "predict_text_tool", "shape_props"]
