@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...world.described_shape import described_returns
+from ...world.house_style import stated_shape
 
 JSONDict = dict[str, Any]
 
@@ -17,14 +17,9 @@ OUTPUT_SHAPE_META = "agentworld/output_shape"
 
 
 def output_shape(tool: JSONDict) -> JSONDict | None:
-    """The inferred shape of ``tool``'s answers, when it has one and no outputSchema."""
-    if tool.get("outputSchema") is not None:
-        return None
-    shape = (tool.get("_meta") or {}).get(OUTPUT_SHAPE_META)
-    if isinstance(shape, dict) and shape:
-        return shape
-    described = described_returns(str(tool.get("description") or ""))  # ``Returns: {"ok": true, ...}``
-    return described.success if described is not None else None
+    """The inferred shape of ``tool``'s answers, when it has one and no outputSchema: learned, enriched or
+    stated in its description (the house style reads it the same way)."""
+    return stated_shape(tool)
 
 
 __all__ = ["OUTPUT_SHAPE_META", "output_shape"]

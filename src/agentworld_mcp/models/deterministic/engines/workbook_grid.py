@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from .a1 import Area, RangeError, check_sheet_name
 from .workbook_calc import Calculator
 
 JSONDict = dict[str, Any]
+_T = TypeVar("_T")
 COLLECTION = "indexed_workbooks"
 #: ``_meta`` key of a load tool's learned starting workbook (``sim2real/learn_workbook_start.py``).
 START_META = "agentworld/start_workbook"
@@ -128,24 +129,8 @@ class Grid:
 
     def shift(self, sheet: GridSheet, axis: int, at: int, count: int) -> None:
         """Insert (``count`` > 0) or delete (``count`` < 0) lines of ``axis`` (0 rows, 1 columns) at ``at``."""
-        moved: dict[tuple[int, int], str] = {}
-        for (row, col), text in sheet.cells.items():
-            place = (row, col)[axis]
-            if count < 0 and at <= place < at - count:
-                continue
-            if place >= at:
-                place += count
-            moved[(place, col) if axis == 0 else (row, place)] = text
-        sheet.cells = moved
-        styled: dict[tuple[int, int], JSONDict] = {}
-        for (row, col), style in sheet.styles.items():
-            place = (row, col)[axis]
-            if count < 0 and at <= place < at - count:
-                continue
-            if place >= at:
-                place += count
-            styled[(place, col) if axis == 0 else (row, place)] = style
-        sheet.styles = styled
+        sheet.cells = _shifted(sheet.cells, axis, at, count)
+        sheet.styles = _shifted(sheet.styles, axis, at, count)
 
     def _named(self, name: str) -> GridSheet | None:
         return next((s for s in self.sheets if s.name.lower() == name.lower()), None)
@@ -201,6 +186,20 @@ def is_number(text: str) -> bool:
 def number_of(text: str) -> int | float:
     number = float(text)
     return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+
+
+def _shifted(placed: dict[tuple[int, int], _T], axis: int, at: int, count: int) -> dict[tuple[int, int], _T]:
+    """``placed`` (cells or styles by row and column) after ``count`` lines of ``axis`` are inserted or deleted at
+    ``at``: what sat on deleted lines is gone, what sat at or after ``at`` moves by ``count``."""
+    moved: dict[tuple[int, int], _T] = {}
+    for (row, col), value in placed.items():
+        place = (row, col)[axis]
+        if count < 0 and at <= place < at - count:
+            continue
+        if place >= at:
+            place += count
+        moved[(place, col) if axis == 0 else (row, place)] = value
+    return moved
 
 
 __all__ = ["PRINTED_META", "START_META", "COLLECTION", "Grid", "GridFailure", "GridSheet", "KEY", "grid_of", "is_number", "number_of"]
