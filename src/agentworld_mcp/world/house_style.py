@@ -21,7 +21,7 @@ from .described_shape import described_returns
 JSONDict = dict[str, Any]
 
 #: ``_meta`` key of an inferred (learned or enriched) output shape.
-_SHAPE_META = "agentworld/output_shape"
+OUTPUT_SHAPE_META = "agentworld/output_shape"
 #: Flags that mark an answer's success, in order of preference when a catalog states several.
 FLAG_NAMES = ("success", "ok", "succeeded")
 _MIN_VOTES = 3
@@ -45,7 +45,7 @@ def stated_shape(tool: JSONDict) -> JSONDict | None:
     """The success shape a tool without an outputSchema states: learned or enriched, else its description's."""
     if tool.get("outputSchema") is not None:
         return None
-    shape = (tool.get("_meta") or {}).get(_SHAPE_META)
+    shape = (tool.get("_meta") or {}).get(OUTPUT_SHAPE_META)
     if isinstance(shape, dict) and shape:
         return shape
     described = described_returns(str(tool.get("description") or ""))
@@ -115,4 +115,4 @@ def _unconstant(failure: JSONDict, flag: str) -> JSONDict:
     return {**failure, "properties": props}
 
 
-__all__ = ["FLAG_NAMES", "HouseStyle", "described_shape", "flag_of", "house_style", "stated_shape"]
+__all__ = ["FLAG_NAMES", "HouseStyle", "OUTPUT_SHAPE_META", "described_shape", "flag_of", "house_style", "stated_shape"]

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...world.house_style import stated_shape
+from ...world.house_style import OUTPUT_SHAPE_META, stated_shape
 
 JSONDict = dict[str, Any]
-
-#: ``_meta`` key of a tool definition holding its inferred output shape (a JSON Schema).
-OUTPUT_SHAPE_META = "agentworld/output_shape"
 
 
 def output_shape(tool: JSONDict) -> JSONDict | None:
