@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..models.deterministic.engines.workbook_grid import INFO_META, PRINTED_META, START_META, STYLE_META
+from ..models.deterministic.engines.workbook_meta import INFO_META, PRINTED_META, START_META, STYLE_META
 from ..models.deterministic.engines.workbook_styles import PLACING, find_path, properties, without
 from ..models.deterministic.learned_state import answer_data, failed
 from ..world.catalog import Catalog, ToolSpec

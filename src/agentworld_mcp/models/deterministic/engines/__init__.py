@@ -44,7 +44,12 @@ _warned: set[str] = set()
 
 def _engine(name: str) -> ModuleType | None:
     try:
-        return importlib.import_module(f"{__name__}.{name}")
+        try:
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:  # a library an engine module imports before it checks for it
+            if (exc.name or "").split(".")[0] == __name__.split(".")[0]:
+                raise  # one of ours: a packaging bug, not a missing extra
+            raise MissingExtraError(f"The {name} engine", "engines", exc.name or "?") from exc
     except MissingExtraError as exc:  # the engine's library is an optional extra
         if name not in _warned:
             _warned.add(name)

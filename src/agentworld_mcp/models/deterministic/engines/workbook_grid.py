@@ -20,14 +20,6 @@ from .workbook_calc import Calculator
 JSONDict = dict[str, Any]
 _T = TypeVar("_T")
 COLLECTION = "indexed_workbooks"
-#: ``_meta`` key of a load tool's learned starting workbook (``sim2real/learn_workbook_start.py``).
-START_META = "agentworld/start_workbook"
-#: ``_meta`` key of a style read tool's learned shape (``{"base": {...}, "paths": {"bold": ["font", "bold"]}}``).
-STYLE_META = "agentworld/workbook_style"
-#: ``_meta`` key of a describe tool's learned extra keys (``{"order": [...], "constants": {...}, "file": "file"}``).
-INFO_META = "agentworld/workbook_info"
-#: ``_meta`` key of a write tool's learned answer: the text every recorded success printed (``"ok"``).
-PRINTED_META = "agentworld/workbook_printed"
 KEY = "current"
 #: Cells one workbook may hold; sheets it may have (a guard on memory, not a product limit).
 MAX_CELLS = 200_000
@@ -202,4 +194,4 @@ def _shifted(placed: dict[tuple[int, int], _T], axis: int, at: int, count: int) 
     return moved
 
 
-__all__ = ["PRINTED_META", "START_META", "COLLECTION", "Grid", "GridFailure", "GridSheet", "KEY", "grid_of", "is_number", "number_of"]
+__all__ = ["COLLECTION", "Grid", "GridFailure", "GridSheet", "KEY", "grid_of", "is_number", "number_of"]

@@ -33,17 +33,14 @@ from ....world.world import World
 from ...base import Prediction, Step
 from .workbook_grid import (
     COLLECTION,
-    INFO_META,
     KEY,
-    PRINTED_META,
-    START_META,
-    STYLE_META,
     Grid,
     GridFailure,
     GridSheet,
     grid_of,
     is_number,
 )
+from .workbook_meta import INFO_META, PRINTED_META, START_META, STYLE_META
 from .workbook_styles import properties, read_style, set_style
 
 JSONDict = dict[str, Any]

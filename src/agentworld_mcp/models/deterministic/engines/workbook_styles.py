@@ -11,9 +11,12 @@ the answer's properties that no set named, and where each set argument appeared,
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .workbook_grid import STYLE_META, GridSheet
+from .workbook_meta import STYLE_META
+
+if TYPE_CHECKING:  # only annotations: ``learn`` reads styles without the engines extra (openpyxl)
+    from .workbook_grid import GridSheet
 
 JSONDict = dict[str, Any]
 #: Arguments of a style tool that place it rather than style the cell.
