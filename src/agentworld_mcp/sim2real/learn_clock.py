@@ -44,6 +44,7 @@ def learn_clock(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> tu
     stamped: list[set[str]] = []  # per episode, the new instants its writes stamped
     writes = 0  # the most writes one episode answered with an instant
     showing: set[str] = set()
+    shown: list[str] = []  # every instant any successful answer showed, as often as it showed it
     for turns in episodes.values():
         seen: set[str] = set()
         fresh: set[str] = set()
@@ -56,6 +57,7 @@ def learn_clock(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> tu
             if not found:
                 continue
             showing.add(turn.tool)
+            shown += found
             formats += [f for v in found if (f := instant_format(v)) is not None]
             spec = catalog.get(turn.tool)
             if spec is not None and spec.role.kind not in _READING:
@@ -68,8 +70,10 @@ def learn_clock(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> tu
         return {}, set()
     meta: JSONDict = {"format": max(set(formats), key=formats.count)}
     moving = [s for s in stamped if s]
-    # still: one episode's writes stamped twice or more, and no episode ever stamped two instants
-    if moving and all(len(s) == 1 for s in moving) and writes >= 2:
+    # still: no episode ever stamped two instants, and the one it stamped came back twice or more (two
+    # writes, or one write whose answer repeats it: a revert stamping both the old and the new backup)
+    if moving and all(len(s) == 1 for s in moving) and (
+            writes >= 2 or all(shown.count(next(iter(s))) >= 2 for s in moving)):
         meta["still"] = True
         instants = {v for s in moving for v in s}
         if len(instants) == 1:  # every session stood at one instant: the server's own clock, not the hour of the run
