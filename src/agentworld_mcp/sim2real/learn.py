@@ -52,6 +52,7 @@ from .learn_shape import add_shape_meta
 from .learn_entity_shapes import add_entity_shape_meta
 from .learn_due_filter import add_due_filter_meta
 from .learn_shape_argument import add_shape_argument_meta
+from .learn_answer_keys import add_answer_keys_meta
 from .learn_error_envelope import add_error_envelope_meta
 from .learn_undo import add_undo_meta
 from .learn_workbook_start import add_workbook_start_meta
@@ -338,6 +339,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     add_inband_refusal_meta(data, episodes)  # refusals answered unflagged, ``{error: ...}``: learn_inband_refusal.py
     add_due_filter_meta(data, compiled, episodes)  # listings of what is past its date: learn_due_filter.py
     add_shape_argument_meta(data, compiled, episodes)  # values of a shape-choosing argument: learn_shape_argument.py
+    add_answer_keys_meta(data, compiled, episodes)  # keys a tool's objects always had: learn_answer_keys.py
     for tool in data["tools"]:
         envelope = (tool.get("_meta") or {}).get(ENVELOPE_META)
         spec = compiled.get(tool["name"])

@@ -32,6 +32,7 @@ from .common import (
 from .declared import declared_only
 from .env_state_report import reported
 from .environment import addressed, membership_answer, reads
+from .family_key import keyed_by_family
 from .forms import in_object_forms
 from .keyspace import predict_keyspace
 from .kv_text import worded
@@ -59,6 +60,7 @@ class SchemaWorldModel:
         from .learned_due_filter import with_due_filter  # a past-due listing keeps what is past due
         from .learned_environment import with_environment  # a read's recorded keys (learn_environment.py)
         from .learned_error_envelope import with_error_envelope  # refusals in the server's envelope
+        from .learned_answer_keys import with_answer_keys  # no key the recording proved absent
         from .learned_inband_refusal import with_inband_refusal  # refusals answered unflagged, in band
         from .learned_lifecycle import with_lifecycle  # states moved along a recorded order (learn_lifecycle.py)
         from .learned_provenance import entity_kept  # the named entity's fields outrank learned values
@@ -72,7 +74,8 @@ class SchemaWorldModel:
         answer = with_environment(step, predict_in_shape(step, predict))
         answer = entity_kept(step, answer, with_values(step, answer))
         answer = with_undo(step, with_due_filter(step, conformed(step, with_lifecycle(step, answer))))
-        return with_inband_refusal(step, with_error_envelope(step, with_views(step, derived(step, answer))))
+        answer = with_inband_refusal(step, with_error_envelope(step, with_views(step, derived(step, answer))))
+        return with_answer_keys(step, answer)
 
     def prepare(self, catalog: Catalog) -> None:
         """Before the first call: the domain engines this catalog needs load their libraries (engines/)."""
@@ -149,6 +152,7 @@ def _predict(step: Step) -> Prediction:
     # records another tool holds (linked.py), else the role's handler; outcome fields written from the call
     answer = described(step, recorded(step, role, linked_answer(step, role) or handler(step, role)))
     answer = declared_only(step, role, answer)  # a typed answer keeps to its declared fields (declared.py)
+    answer = keyed_by_family(step, role, answer)  # ``entry_id`` beside ``id`` where the family takes it
     answer = reported(step, role, answer)  # an operation's status line (env_state_report.py)
     # a profiled service's envelope (Slack's ``ok: true``) around a key-value store's prose around
     # the first pending item of a ``get_next_task`` (one item, not a list)
