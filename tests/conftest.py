@@ -39,6 +39,12 @@ def learn_cli(recording: Path, catalog: Any, out: Path, *flags: str) -> Path:
     return out
 
 
+def bare_tool(name: str, description: str, props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    """A catalog tool as a bare MCP server lists it: an inputSchema, no outputSchema."""
+    return {"name": name, "description": description,
+            "inputSchema": {"type": "object", "properties": props, "required": required or []}}
+
+
 def json_answer(result: Any) -> Any:
     """A successful tool result's JSON text, parsed (the failure's content when it is an error)."""
     assert not result.isError, result.content

@@ -12,15 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import stdio_session
+from .conftest import stdio_session, bare_tool as _tool
 
 _STR = {"type": "string"}
 _INT = {"type": "integer"}
-
-
-def _tool(name: str, description: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"name": name, "description": description,
-            "inputSchema": {"type": "object", "properties": props, "required": required}}
 
 
 JOURNAL = {

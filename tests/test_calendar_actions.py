@@ -13,16 +13,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import stdio_session
+from .conftest import stdio_session, bare_tool as _tool
 
 _STR = {"type": "string"}
 _ZONED = {"type": "string", "description": "ISO 8601. A bare local time is interpreted as wall time in "
                                            "the configured zone (`America/New_York`)."}
-
-
-def _tool(name: str, description: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"name": name, "description": description,
-            "inputSchema": {"type": "object", "properties": props, "required": required}}
 
 
 AGENDA = {

@@ -15,15 +15,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import learn_cli, stdio_session
+from .conftest import learn_cli, stdio_session, bare_tool as _tool
 
 _STR = {"type": "string"}
 _OPT = {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}
-
-
-def _tool(name: str, description: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"name": name, "description": description,
-            "inputSchema": {"type": "object", "properties": props, "required": required}}
 
 
 CATALOG = {

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import stdio_session
+from .conftest import stdio_session, bare_tool as _tool
 
 _STR = {"type": "string"}
 _STRS = {"type": "array", "items": _STR}
@@ -92,11 +92,6 @@ async def test_a_note_tagged_by_path_is_found_by_a_tag_search(tmp_path: Path) ->
         # the front matter's own tag is still there beside the new one
         kept = _body(await session.call_tool("search_notes", {"query": "recipe", "mode": "tag"}))
         assert [m["path"].lstrip("/") for m in kept["matches"]] == ["Recipes/Soup.md"]
-
-
-def _tool(name: str, description: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
-    return {"name": name, "description": description,
-            "inputSchema": {"type": "object", "properties": props, "required": required}}
 
 
 MANAGED = {

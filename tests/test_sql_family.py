@@ -13,14 +13,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import stdio_session
+from .conftest import stdio_session, bare_tool as _tool
 
 JSONDict = dict[str, Any]
-
-
-def _tool(name: str, description: str, props: JSONDict, required: list[str] | None = None) -> JSONDict:
-    return {"name": name, "description": description,
-            "inputSchema": {"type": "object", "properties": props, "required": required or []}}
 
 
 STRING = {"type": "string"}

@@ -12,17 +12,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import stdio_session
+from .conftest import stdio_session, bare_tool as _tool
 
 JSONDict = dict[str, Any]
 _STR = {"type": "string"}
 _OPT = {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}
 UID = {"type": "object", "properties": {"uid": _STR}, "required": ["uid"]}
-
-
-def _tool(name: str, description: str, props: JSONDict, required: list[str]) -> JSONDict:
-    return {"name": name, "description": description,
-            "inputSchema": {"type": "object", "properties": props, "required": required}}
 
 
 SCHEDULE: JSONDict = {"name": "schedule", "tools": [

@@ -63,7 +63,7 @@ def _model_moment(value: Any, turn: int) -> dt.datetime | None:
     return moment if CLOCK_START <= moment <= CLOCK_START + dt.timedelta(minutes=turn + 1) else None
 
 
-def _pinned(meta: JSONDict) -> dt.datetime | None:
+def pinned(meta: JSONDict) -> dt.datetime | None:
     """The instant the recorded clock stood at (``"at"``), where the recording showed one; else None."""
     at = meta.get("at")
     if not isinstance(at, str) or INSTANT.fullmatch(at) is None:
@@ -84,7 +84,7 @@ def _mapped(value: Any, turn: int, meta: JSONDict, seen: dict[str, str]) -> Any:
     if moment is None:
         return value
     if meta.get("still") is True:
-        moment = _pinned(meta) or CLOCK_START
+        moment = pinned(meta) or CLOCK_START
     form = meta.get("format")
     written = _written(moment, form) if isinstance(form, str) else moment.strftime("%Y-%m-%dT%H:%M:%SZ")
     seen[value] = written
@@ -109,4 +109,4 @@ def with_clock(step: Step, answer: Prediction) -> Prediction:
                                effects=effects if answer.effects is not None else None)
 
 
-__all__ = ["CLOCK_META", "INSTANT", "instant_format", "with_clock"]
+__all__ = ["CLOCK_META", "INSTANT", "instant_format", "pinned", "with_clock"]

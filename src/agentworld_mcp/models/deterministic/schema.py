@@ -43,6 +43,7 @@ from .query_lang import filter_query, listing as query_listing, predict_statemen
 from .served import predict_as_served
 from .learned_lifecycle import state_field  # a word filter's field, as a recording showed it
 from .service_envelope import enveloped
+from .siblings import like_siblings, with_siblings  # a new record carries what its collection's records carry
 from .stated_end import with_stated_end
 from .presumed import presumed, with_presumed  # entities of a scope the recording never listed
 
@@ -75,7 +76,7 @@ class SchemaWorldModel:
         answer = entity_kept(step, answer, with_values(step, answer))
         answer = with_undo(step, with_due_filter(step, conformed(step, with_lifecycle(step, answer))))
         answer = with_inband_refusal(step, with_error_envelope(step, with_views(step, derived(step, answer))))
-        return with_answer_keys(step, answer)
+        return with_siblings(step, with_answer_keys(step, answer))
 
     def prepare(self, catalog: Catalog) -> None:
         """Before the first call: the domain engines this catalog needs load their libraries (engines/)."""
@@ -226,6 +227,8 @@ def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | 
         if name in props and name not in fields:
             fields[name] = now_iso(step.turn)
     records.starting_fields(step, role, fields, key_value, schema)
+    like_siblings(step, role.collection, fields, role.key_field, set(props) if props else None,
+                  set(given) | set(step.tool.input_schema.get("properties") or {}))
     _like_siblings(step, role, fields, str(key_value), schema)
     return key, fill(fields, schema, step.rng, step.turn)
 
