@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..world.roles import ID_NAMES, collection_name, is_id_name, normalise_path, compound_key  # compound_key: re-exported
+from ..world.roles import ID_NAMES, collection_name, is_id_name, normalise_path, compound_key, singular  # compound_key: re-exported
 
 JSONDict = dict[str, Any]
 Status = Literal["seeded", "created", "updated", "observed", "deleted"]
@@ -30,12 +30,17 @@ COMPOUND_KEYS: tuple[tuple[str, ...], ...] = (
 _NESTED_DEPTH = 2
 
 
-def identity(fields: JSONDict) -> tuple[str, str] | None:
-    """The (field, key) that identifies an entity: ``id`` first, then other id-like keys.
+def identity(fields: JSONDict, collection: str | None = None) -> tuple[str, str] | None:
+    """The (field, key) that identifies an entity: ``id`` first, then, for an entity of a known
+    ``collection``, its own id (``user_id`` of a user: the name its tools address it by, before its
+    ``email`` or ``name``), then other id-like keys.
 
     Paths are normalised; entities identified by several fields (relations) get a
     :func:`compound_key` under the field name ``"from+relationType+to"``.
     """
+    own = _own_id(fields, collection) if collection else None
+    if own is not None and not isinstance(fields.get("id"), (str, int)):
+        return own
     for name in ID_NAMES:
         value = fields.get(name)
         if isinstance(value, (str, int)) and not isinstance(value, bool):
@@ -46,6 +51,17 @@ def identity(fields: JSONDict) -> tuple[str, str] | None:
     for name, value in fields.items():
         if is_id_name(name) and isinstance(value, (str, int)) and not isinstance(value, bool):
             return name, str(value)
+    return None
+
+
+def _own_id(fields: JSONDict, collection: str) -> tuple[str, str] | None:
+    """``user_id`` (or ``userId``, ``user_uuid``...) of an entity of ``users``, where it holds a value."""
+    stems = {singular(collection), collection}
+    for stem in sorted(stems):
+        for suffix in ("_id", "Id", "_uuid", "_key", "_number"):
+            value = fields.get(stem + suffix)
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                return stem + suffix, str(value)
     return None
 
 
@@ -149,7 +165,7 @@ class Ledger:
         """Entities that exist from the start (a world file's ``seed:``), status ``seeded``, turn 0."""
         for collection, entities in seed.items():
             for i, fields in enumerate(entities):
-                ident = identity(fields)
+                ident = identity(fields, collection)
                 key = ident[1] if ident else str(i + 1)
                 self._put(Entity(collection, key, copy.deepcopy(fields), "seeded", 0))
                 self._nested(fields, 0, 0)

@@ -67,7 +67,8 @@ def linked_role(step: Step, role: ToolRole) -> ToolRole:
     ``register_delivery_van`` infers ``vans`` and ``get_all_delivery_vans`` too, while the seed holds
     ``delivery_vans``: where the role's collection is not in the state and exactly one collection
     is, whose last word is the role's noun and all of whose words the tool's name has, that is the
-    collection the tool acts on (the same entity in another naming style)."""
+    collection the tool acts on (the same entity in another naming style). A listing whose noun the
+    state does not hold lists the one collection it does hold that the name names before that noun."""
     ledger = step.episode.ledger
     held = ledger.collections()
     if role.style != "record" or role.collection in held:
@@ -76,6 +77,10 @@ def linked_role(step: Step, role: ToolRole) -> ToolRole:
     named = {singular(w) for w in words(step.tool.name)}
     found = [c for c in held if singular(words(c)[-1]) == noun and len(words(c)) > 1
              and {singular(w) for w in words(c)} <= named]
+    if len(found) != 1 and role.kind == "list" and not step.tool.input_schema.get("required"):
+        # ``list_all_product_types`` lists the ``products`` the state holds: the one held collection
+        # whose noun the name has before its last word (the kinds of a thing are listed as the things)
+        found = [c for c in held if words(c) and {singular(w) for w in words(c)} <= named - {noun}]
     if len(found) != 1:
         return role
     return dataclasses.replace(role, collection=found[0])

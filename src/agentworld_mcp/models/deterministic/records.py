@@ -19,7 +19,7 @@ from ...world import service_profiles, values
 from ...world.conventions import plain_id
 from ...world.entities import EntityType
 from ...state.ledger import Effect, Entity
-from ...world.roles import ToolRole
+from ...world.roles import ToolRole, words
 from .common import clock, now_iso
 from .id_formats import new_id as learned_id
 from .common import entity_model as model
@@ -169,7 +169,8 @@ def _unused(step: Step, role: ToolRole, number: int, offset: int, make: Callable
 
 def lookup(step: Step, role: ToolRole, key: str) -> Entity | None:
     """The live entity the key names: by ledger key, else by a field an agent may use instead
-    (``ENG-42`` for an issue keyed by uuid). The scan runs only when the direct lookup misses."""
+    (``ENG-42`` for an issue keyed by uuid, the ``user_id`` a ``get_user(user_id)`` passes of a user the
+    seed keyed otherwise). The scan runs only when the direct lookup misses."""
     ledger = step.episode.ledger
     found = ledger.get(role.collection, key)
     if found is not None or role.style != "record":
@@ -180,7 +181,7 @@ def lookup(step: Step, role: ToolRole, key: str) -> Entity | None:
     scope = dict(zip(role.scope_args, role.scope_of(step.arguments)))
     for entity in ledger.items(role.collection):
         fields = entity.fields
-        if any(str(fields.get(a)) == raw for a in ALIASES + (role.key_field,) if a in fields) and all(
+        if any(str(fields.get(a)) == raw for a in ALIASES + (role.key_field, *role.key_args) if a in fields) and all(
                 str(fields.get(k, "")) == v for k, v in scope.items()):
             return entity
     return None
@@ -246,7 +247,6 @@ def _session_fields(step: Step, fields: JSONDict, props: JSONDict) -> None:
     """Fields naming who acts (``username``, ``author``) that the world's standing state holds by the same
     name (a session record's ``username``, set by the seed or a login) are the new record's: the logged-in
     user posts, not a stranger. Only string values, and only fields the caller did not give."""
-    from ...world.roles import words
     from .determined import name_key, standing
 
     session = {name_key(f): v for e in standing(step) if e.collection != step.role.collection
@@ -398,10 +398,30 @@ def changes_of(step: Step, role: ToolRole, current: JSONDict | None = None) -> J
             changes.update(copy.deepcopy(value))
         else:
             changes[name] = copy.deepcopy(value)
+    _into_nested(step, changes, current)
     moved = _workflow_move(role, current)
     if moved:
         changes.setdefault(*moved)
     return changes
+
+
+def _into_nested(step: Step, changes: JSONDict, current: JSONDict | None) -> None:
+    """Arguments the record holds inside one of its objects land there: ``modify_user_address(address1,
+    city, zip)`` changes the user's ``address``, not new top-level fields beside it. The object is the
+    one field holding the argument's name (of several, the one the tool's name names); a name the record
+    has at its top level stays there."""
+    if not current:
+        return
+    named = set(words(step.tool.name))
+    merged: JSONDict = {}
+    for name in [n for n in changes if n not in current]:
+        holders = [f for f, v in current.items() if isinstance(v, dict) and name in v]
+        if len(holders) > 1:
+            holders = [f for f in holders if set(words(f)) & named]
+        if len(holders) == 1:
+            holder = holders[0]
+            merged.setdefault(holder, copy.deepcopy(current[holder]))[name] = changes.pop(name)
+    changes.update(merged)
 
 
 def _workflow_move(role: ToolRole, current: JSONDict | None) -> tuple[str, str] | None:

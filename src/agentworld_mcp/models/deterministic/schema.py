@@ -129,6 +129,10 @@ def _predict(step: Step) -> Prediction:
 
     if (resolved := predict_resolved_time(step)) is not None:
         return resolved
+    from .by_attributes import predict_by_attributes  # ``find_user_id_by_email`` over the episode's records
+
+    if (found := predict_by_attributes(step)) is not None:
+        return found
     role = step.role  # a consolidated tool's action argument may select another role per call
     if role.style == "file":
         from .files import predict_file
@@ -149,6 +153,11 @@ def _predict(step: Step) -> Prediction:
 
     if (refusal := refused(without_attribute_filters(step, role), role)) is not None:
         return refusal
+    from .stated_preconditions import precondition_refusal  # ``cancel_pending_order`` of a delivered order
+
+    if (key := role.key_of(step.arguments)) is not None and role.kind not in ("read", "list", "search", "create"):
+        if (blocked := precondition_refusal(step, role, records.lookup(step, role, key))) is not None:
+            return blocked
     handler = _HANDLERS.get(role.kind, action_answer)
     # records another tool holds (linked.py), else the role's handler; outcome fields written from the call
     answer = described(step, recorded(step, role, linked_answer(step, role) or handler(step, role)))
