@@ -1,11 +1,11 @@
-"""A record found by its attributes: ``find_user_id_by_email(email)``, ``find_customer_by_name_zip(first_name,
-last_name, zip)``, ``lookup_order_by_tracking(tracking_number)``.
+"""A record found by its attributes: ``find_member_id_by_phone(phone)``, ``lookup_guest_by_name_city(first_name,
+last_name, city)``, ``get_parcel_by_tracking(tracking_number)``.
 
 Such a tool is named ``<verb> <noun> [id] by <attributes>`` (find, get, lookup, search, fetch, resolve,
 retrieve) and every argument names a field the noun's records hold, at their top level or one object
-down (``name.first_name``, ``address.zip``). Over the episode's records of that collection (seeded or
+down (``name.first_name``, ``address.city``). Over the episode's records of that collection (seeded or
 made) the answer is the one record whose fields equal the arguments (strings compared without case or
-surrounding blanks, as an email is), or its key where the name asks for the id (``sara_doe_496``, printed
+surrounding blanks, as an email is), or its key where the name asks for the id (``ana_ruiz_7``, printed
 as it is without an outputSchema, else in the schema's one field); several matches are listed; none is
 the collection's not-found error. Where the records hold no such fields, or the noun names no
 collection the episode holds, the call is left to the rest of the model.

@@ -78,7 +78,7 @@ def linked_role(step: Step, role: ToolRole) -> ToolRole:
     found = [c for c in held if singular(words(c)[-1]) == noun and len(words(c)) > 1
              and {singular(w) for w in words(c)} <= named]
     if len(found) != 1 and role.kind == "list" and not step.tool.input_schema.get("required"):
-        # ``list_all_product_types`` lists the ``products`` the state holds: the one held collection
+        # ``list_all_plant_kinds`` lists the ``plants`` the state holds: the one held collection
         # whose noun the name has before its last word (the kinds of a thing are listed as the things)
         found = [c for c in held if words(c) and {singular(w) for w in words(c)} <= named - {noun}]
     if len(found) != 1:

@@ -406,8 +406,8 @@ def changes_of(step: Step, role: ToolRole, current: JSONDict | None = None) -> J
 
 
 def _into_nested(step: Step, changes: JSONDict, current: JSONDict | None) -> None:
-    """Arguments the record holds inside one of its objects land there: ``modify_user_address(address1,
-    city, zip)`` changes the user's ``address``, not new top-level fields beside it. The object is the
+    """Arguments the record holds inside one of its objects land there: ``change_member_address(street,
+    city, zip)`` changes the member's ``address``, not new top-level fields beside it. The object is the
     one field holding the argument's name (of several, the one the tool's name names); a name the record
     has at its top level stays there."""
     if not current:

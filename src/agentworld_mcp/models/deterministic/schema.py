@@ -129,7 +129,7 @@ def _predict(step: Step) -> Prediction:
 
     if (resolved := predict_resolved_time(step)) is not None:
         return resolved
-    from .by_attributes import predict_by_attributes  # ``find_user_id_by_email`` over the episode's records
+    from .by_attributes import predict_by_attributes  # ``find_member_id_by_phone`` over the episode's records
 
     if (found := predict_by_attributes(step)) is not None:
         return found
@@ -153,7 +153,7 @@ def _predict(step: Step) -> Prediction:
 
     if (refusal := refused(without_attribute_filters(step, role), role)) is not None:
         return refusal
-    from .stated_preconditions import precondition_refusal  # ``cancel_pending_order`` of a delivered order
+    from .stated_preconditions import precondition_refusal  # ``refund_paid_invoice`` of a void invoice
 
     if (key := role.key_of(step.arguments)) is not None and role.kind not in ("read", "list", "search", "create"):
         if (blocked := precondition_refusal(step, role, records.lookup(step, role, key))) is not None:

@@ -1,18 +1,18 @@
-"""States a tool's own words require of the record it acts on: ``cancel_pending_order`` cancels only a
-pending order; "If the order is already processed or delivered, it cannot be cancelled"; "Only pending
-orders can be modified".
+"""States a tool's own words require of the record it acts on: ``refund_paid_invoice`` refunds only a
+paid invoice; "If the booking is already checked or boarded, it cannot be changed"; "Only draft posts
+can be edited".
 
 The states are words the collection's records hold in their ``status`` (or ``state``) field, so a
 sentence is read only where it names states the world knows. What a tool requires:
 
-* a state word right before the noun in its name or its description's first sentence (``cancel
-  pending order``, "Modify the items of a pending order"): the record must be in that state;
+* a state word right before the noun in its name or its description's first sentence (``refund paid
+  invoice``, "Edit the lines of a draft invoice"): the record must be in that state;
 * "only <state> <nouns> can be ...", "can only be ... if it is <state>": the same;
 * "if the <noun> is (already) <state>, <state> or <state>, it cannot be ...": the record must be in
   none of them.
 
-A call on a record in another state is refused, worded as such services word it (``Error: non-pending
-order cannot be cancelled``), and changes nothing. Records without a state, and states the tool's words
+A call on a record in another state is refused, worded as such services word it (``Error: non-paid
+invoice cannot be refunded``), and changes nothing. Records without a state, and states the tool's words
 do not name, are left to the rest of the model.
 """
 
@@ -92,7 +92,8 @@ def _verb(step: Step) -> str:
 
 
 def _participle(verb: str, vocabulary: set[str]) -> str:
-    """``cancel`` -> the world's own ``cancelled`` where its records say so, else ``modify`` -> ``modified``."""
+    """``cancel`` -> the world's own ``cancelled`` where its records say so, else ``modify`` -> ``modified``,
+    ``refund`` -> ``refunded``."""
     own = sorted(w for w in vocabulary if w.startswith(verb[:-1] if verb.endswith("e") else verb) and w.endswith("ed"))
     if own:
         return own[0]
