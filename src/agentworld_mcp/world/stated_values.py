@@ -13,7 +13,9 @@ A vocabulary is read where a line about the argument (its own description, or a 
 naming it, or its last word: ``Types:`` for ``relationship_type``) lists two quoted words at least, or
 unquoted words that ``one of`` / ``must be`` / ``valid values:`` introduce; an argument that takes
 several values (``comma-separated``) has none. A range is read for a number where such a line states
-one (``1-5``, ``between 1 and 5``, ``at most 10``, ``0.0-1.0``). Nothing is read from a line that
+one (``1-5``, ``between 1 and 5``, ``at most 10``, ``0.0-1.0``); for a tool of one numeric argument, also
+where a sentence of its description names the argument with a range in brackets or words ("Set the
+target temperature in Celsius (10-30)"). Nothing is read from a line that
 says a value outside it means something (``0 means 'don't update'``). Pure functions; the parsing
 is shared with the learner of refusals (``sim2real``), which reads the same words in a refusal.
 """
@@ -84,9 +86,11 @@ def stated_values(description: str, arg: str, prop: JSONDict, args: Iterable[str
     if plain in _PAGING or plain in _FREE or plain.startswith("max") or is_id_name(arg):
         return None  # a page's size is clamped, not refused; free text and ids take any value
     lines = _lines(description, arg, prop)
+    kind = prop.get("type")
+    if not lines and kind in ("integer", "number") and list(args) == [arg]:
+        lines = _sentences_naming(description, arg)  # a one-argument tool: "Set the level (1-10)."
     if not lines or any(_MANY.search(line) for line in lines):
         return None
-    kind = prop.get("type")
     if kind in ("integer", "number"):
         bounds = next((b for line in lines if (b := stated_range(line, kind == "integer", worded=True)) is not None),
                       None)
@@ -125,6 +129,18 @@ def _lines(description: str, arg: str, prop: JSONDict) -> list[str]:
             more.append(after.strip())
         out.append(" ".join([line.strip(), *more]))
     return [line for line in out if not _SPECIAL.search(_OMITTING.sub(" ", line))]
+
+
+def _sentences_naming(description: str, arg: str) -> list[str]:
+    """The sentences of a one-argument tool's description that name the argument and put a range beside
+    it in brackets or words (``the target temperature in Celsius (10-30)``, ``between 1 and 5``)."""
+    name = r"[ _-]?".join(re.escape(w) for w in re.split(r"[_\s-]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", arg)) if w)
+    out = []
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", description or ""):
+        if re.search(rf"\b{name}\b", sentence, re.IGNORECASE) and (
+                re.search(rf"\(\s*{NUMBER}\s*(?:-|–|to)\s*{NUMBER}\s*\)", sentence) or re.search(r"\bbetween\b", sentence)):
+            out.append(sentence)
+    return out
 
 
 def listed(line: str) -> list[str]:

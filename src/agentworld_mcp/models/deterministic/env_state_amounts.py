@@ -134,6 +134,40 @@ def arithmetic(step: Step) -> dict[str, Change]:
     return {name_key(answer or path[-1]): Change(entity, path, new, _mirror(step, entity, path))}
 
 
+#: Fields holding a quantity that cannot go below zero: what is taken must be there.
+_NON_NEGATIVE = frozenset({"balance", "fuel", "level", "stock", "quantity", "credit", "credits", "funds", "points",
+                           "inventory", "count", "remaining", "battery", "charge", "tokens", "budget", "cash",
+                           "wallet", "water", "supply", "units"})
+_INSUFFICIENT = re.compile(r"insufficient|not enough|exceeds? the (?:available|current)|cannot go below|"
+                           r"more than (?:the|is) (?:available|balance)", re.IGNORECASE)
+_OVERDRAFT = re.compile(r"overdraft|negative (?:balance|values?) (?:is|are) allowed|may go negative", re.IGNORECASE)
+
+
+def overdrawn(step: Step, changes: dict[str, Change]) -> str | None:
+    """The refusal of a call that takes more than a quantity holds (``withdraw(500)`` from a balance of
+    150): where the field cannot go below zero by its name or the description says the call fails so;
+    else None. Worded as such services word it: ``Insufficient balance: 150.0 available, 500 requested``."""
+    description = step.tool.description or ""
+    if _OVERDRAFT.search(description):
+        return None
+    for change in changes.values():
+        old = _held(change)
+        if not _is_number(old) or old < 0 or change.new >= 0 or change.new >= old:
+            continue
+        if set(words(change.field)) & _NON_NEGATIVE or _INSUFFICIENT.search(description):
+            wanted = old - change.new
+            shown = int(wanted) if float(wanted).is_integer() else wanted
+            return f"Insufficient {change.field.replace('_', ' ')}: {old} available, {shown} requested"
+    return None
+
+
+def _held(change: Change) -> Any:
+    value: Any = change.entity.fields
+    for part in change.path:
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
 def _names_field(answer_name: str, field: str) -> bool:
     """``new_balance``, ``updated_balance``, ``balance`` all name ``balance``."""
     bare = [w for w in words(answer_name) if w not in ("new", "updated", "current", "remaining", "final", "after")]
@@ -145,4 +179,4 @@ def _capacity(step: Step) -> float | None:
     return float(found.group(1)) if found else None
 
 
-__all__ = ["Change", "arithmetic"]
+__all__ = ["Change", "arithmetic", "overdrawn"]

@@ -40,7 +40,7 @@ from ...world.conventions import described_enum
 from ...world.roles import ToolRole, singular, words
 from ..base import Prediction, Step
 from .determined import name_key, standing
-from .env_state_amounts import arithmetic
+from .env_state_amounts import arithmetic, overdrawn
 from .env_state_maps import map_change
 
 JSONDict = dict[str, Any]
@@ -186,6 +186,10 @@ def environment_answer(step: Step, role: ToolRole) -> Prediction | None:
 
     record = addressed(step, role)
     changes = arithmetic(step)
+    if (short := overdrawn(step, changes)) is not None:  # ``withdraw(500)`` from 150: refused, nothing taken
+        from .common import error
+
+        return error(short)
     out = step.tool.output_schema
     if not out:
         if record is not None and reads(step):

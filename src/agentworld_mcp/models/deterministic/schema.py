@@ -15,6 +15,7 @@ them only when the call succeeds. That also lets :mod:`agentworld_mcp.pipeline.r
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from typing import Any
 
@@ -373,6 +374,9 @@ def _update(step: Step, role: ToolRole) -> Prediction:
     if isinstance(batch, list) and role.key_of(step.arguments) is None:
         return _update_many(step, role, batch)
     key, entity = _target(step, role)
+    if key is None and (entity := _standing_record(step, role)) is not None:
+        key = entity.key  # ``set_thermostat(temperature)`` sets the one thermostat the world holds
+        role = dataclasses.replace(role, collection=entity.collection)
     if key is None:
         return action_answer(step, role)
     if entity is None and role.extra.get("upsert"):  # ``set(key, value)`` of a store without a create
@@ -399,6 +403,18 @@ def _update(step: Step, role: ToolRole) -> Prediction:
     changes.update({k: v for k, v in full.items() if k not in merged})
     return with_presumed(step, entity, Prediction(render_entity(step, role, full),
                                                   effects=[Effect("update", role.collection, key, changes)]))
+
+
+def _standing_record(step: Step, role: ToolRole) -> Entity | None:
+    """The one record of the collection an unkeyed update names (``thermostat`` or ``thermostats``), where
+    every argument names one of its fields: a device or a setting, not a record among many."""
+    ledger = step.episode.ledger
+    noun = singular(role.collection)
+    held = [c for c in ledger.collections() if singular(c) == noun]
+    if len(held) != 1 or len(items := ledger.items(held[0])) != 1:
+        return None
+    given = [n for n, v in step.arguments.items() if v is not None]
+    return items[0] if given and all(n in items[0].fields for n in given) else None
 
 
 def _update_many(step: Step, role: ToolRole, batch: list[Any]) -> Prediction:

@@ -1,0 +1,61 @@
+"""State that is not a collection, held to what the catalog says of it.
+
+A seeded account's balance cannot go below zero ("Fails if the balance is insufficient"): a
+withdrawal of more than it holds is refused and takes nothing; a seeded thermostat is the one record
+an unkeyed ``set_thermostat(temperature)`` changes, read back by ``get_thermostat``, and the range its
+description puts beside the argument ("in Celsius (10-30)") refuses 45. Through a real MCP client
+over stdio.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .conftest import bare_tool, stdio_session
+
+_NUM = {"type": "number"}
+
+HOME = {
+    "name": "home",
+    "tools": [
+        bare_tool("get_balance", "Get the current account balance.", {}),
+        bare_tool("withdraw", "Withdraw money from the account. Fails if the balance is insufficient.",
+                  {"amount": _NUM}, ["amount"]),
+        bare_tool("set_thermostat", "Set the target temperature of the thermostat in Celsius (10-30).",
+                  {"temperature": _NUM}, ["temperature"]),
+        bare_tool("get_thermostat", "Get the thermostat's target temperature and mode.", {}),
+    ],
+    "seed": {"account": [{"id": "acc-1", "balance": 150.0}],
+             "thermostat": [{"id": "main", "temperature": 20, "mode": "heat"}]},
+}
+
+
+async def _calls(tmp_path: Path, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    world = tmp_path / "home.json"
+    world.write_text(json.dumps(HOME), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        return [await session.call_tool(tool, args) for tool, args in calls]
+
+
+def _body(result: Any) -> Any:
+    return json.loads(result.content[0].text)
+
+
+async def test_a_withdrawal_past_the_balance_is_refused_and_takes_nothing(tmp_path: Path) -> None:
+    refused, taken, balance = await _calls(tmp_path, [
+        ("withdraw", {"amount": 500}), ("withdraw", {"amount": 30}), ("get_balance", {})])
+    assert refused.isError and "Insufficient balance" in refused.content[0].text
+    assert not taken.isError and _body(taken)["balance"] == 120.0
+    assert _body(balance)["balance"] == 120.0
+
+
+async def test_setting_the_one_thermostat_reads_back_and_its_stated_range_holds(tmp_path: Path) -> None:
+    set_to, read, too_hot, still = await _calls(tmp_path, [
+        ("set_thermostat", {"temperature": 23}), ("get_thermostat", {}),
+        ("set_thermostat", {"temperature": 45}), ("get_thermostat", {})])
+    assert not set_to.isError and _body(set_to)["temperature"] == 23
+    assert _body(read) == {"id": "main", "temperature": 23, "mode": "heat"}
+    assert too_hot.isError and "10-30" in too_hot.content[0].text
+    assert _body(still)["temperature"] == 23
