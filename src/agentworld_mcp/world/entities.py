@@ -610,10 +610,17 @@ def _catalog_states(tools: dict[str, JSONDict], fields: set[str]) -> dict[str, l
 
 
 def _key_type(members: list[tuple[str, ToolRole, JSONDict]]) -> str:
+    """``integer`` where a tool takes the key as a number, one (``item_id: integer``) or a batch of them
+    (``ids: [integer]``); else ``string``."""
     for _, role, tool in members:
         if role.kind in _KEYED and role.key_args:
             schema = _props(tool).get(role.key_args[0])
             if isinstance(schema, dict) and schema.get("type") in ("integer", "number"):
+                return "integer"
+        elif role.kind in _KEYED and role.batch_arg:
+            schema = _props(tool).get(role.batch_arg)
+            items = schema.get("items") if isinstance(schema, dict) and schema.get("type") == "array" else None
+            if isinstance(items, dict) and items.get("type") in ("integer", "number"):
                 return "integer"
     return "string"
 

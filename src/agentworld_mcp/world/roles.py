@@ -362,9 +362,13 @@ def _nouns(tokens: list[str]) -> list[str]:
             break
         if token not in all_verbs:
             out.append(token)
-    while len(out) > 1 and out[-1] in _STATE_WORDS:  # ``mark_task_done``: the task, not a "done"
-        out.pop()
+    while len(out) > 1 and out[-1] in _STATE_WORDS | _MANY_WORDS:  # ``mark_task_done``: the task, not a "done";
+        out.pop()  # ``get_work_items_batch``: the work items, read many at once
     return out
+
+
+#: Words after a noun that say how many are handled, not what: ``get_items_batch``, ``update_tasks_bulk``.
+_MANY_WORDS = frozenset({"batch", "bulk"})
 
 
 def _array_of_objects(schema: Any) -> bool:
@@ -449,6 +453,9 @@ def _record_role(tokens: list[str], kind: Kind, props: JSONDict, output: JSONDic
             return ToolRole(kind, collection, (), items_field, keys_arg, style="record", key_field=key_field,
                             wrapper=wrapper, sets=sets)
         if not key_args and kind == "delete" and keys_arg:
+            return ToolRole(kind, collection, (), items_field, keys_arg, style="record", key_field=key_field,
+                            wrapper=wrapper)
+        if not key_args and kind == "read" and keys_arg and not batch_arg:  # ``get_items_batch(ids)``
             return ToolRole(kind, collection, (), items_field, keys_arg, style="record", key_field=key_field,
                             wrapper=wrapper)
         if not key_args and kind == "read":

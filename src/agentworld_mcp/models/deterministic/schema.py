@@ -22,7 +22,7 @@ from typing import Any
 from ...state.ledger import Effect, Entity, identity
 from ...state.result import dump_json
 from ...world.catalog import Catalog
-from ...world.roles import ToolRole, collection_name, normalise_key, singular
+from ...world.roles import ToolRole, collection_name, normalise_key, singular, words
 from . import paging, ranking, records
 from ..base import Prediction, Step
 from .actions import action_answer
@@ -360,13 +360,45 @@ def _shown(step: Step, role: ToolRole, key: str) -> str:
 
 
 def _read(step: Step, role: ToolRole) -> Prediction:
+    batch = step.arguments.get(role.batch_arg) if role.batch_arg else None
+    if isinstance(batch, list) and role.key_of(step.arguments) is None:
+        return _read_many(step, role, batch)
     key, entity = _target(step, role)
     if key is None:
         return _list(step, role)
+    if entity is None and (entity := _described_holder(step, role, key)) is not None:
+        role = dataclasses.replace(role, collection=entity.collection)
     if entity is None:
         return not_found(step, role, _shown(step, role, key))
     fields, effects = _filled(step, role, entity)
     return Prediction(render_entity(step, role, fields), effects=effects)
+
+
+def _described_holder(step: Step, role: ToolRole, key: str) -> Entity | None:
+    """The record ``key`` names in another collection the read's description says it covers: ``get_message``
+    "Get a message (including drafts) by id" reads the draft ``create_draft`` made."""
+    said = {singular(w) for w in words(step.tool.description or "")}
+    ledger = step.episode.ledger
+    for collection in ledger.collections():
+        if collection != role.collection and singular(collection) in said:
+            if (entity := ledger.get(collection, key)) is not None:
+                return entity
+    return None
+
+
+def _read_many(step: Step, role: ToolRole, keys: list[Any]) -> Prediction:
+    """``get_items_batch(ids=[...])``: the records those keys name, in the order asked; keys naming
+    nothing are left out (as batch reads answer), and a batch naming nothing at all is not found."""
+    found, effects = [], []
+    for key in keys:
+        entity = records.lookup(step, role, role.scoped(step.arguments, normalise_key(role.style, key)))
+        if entity is not None:
+            fields, filled = _filled(step, role, entity)
+            found.append(fields)
+            effects += filled
+    if keys and not found:
+        return not_found(step, role, ", ".join(map(str, keys)))
+    return Prediction(render_list(step, role, found), effects=effects)
 
 
 def _update(step: Step, role: ToolRole) -> Prediction:

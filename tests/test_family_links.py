@@ -1,0 +1,59 @@
+"""Tools of one entity linked where their names differ: a read whose description says it covers drafts
+reads the draft a create-draft tool made; a batch read (``get_work_items_batch(ids: [integer])``) reads
+the work item a create made, whose id is a number because the batch takes numbers. Through a real MCP
+client over stdio.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .conftest import bare_tool, stdio_session
+
+_STR = {"type": "string"}
+
+SUITE = {
+    "name": "suite",
+    "tools": [
+        bare_tool("create_draft", "Create a draft email.", {"to": {"type": "array", "items": _STR}, "subject": _STR},
+                  ["to", "subject"]),
+        bare_tool("get_message", "Get a message (including drafts) by id.", {"message_id": _STR}, ["message_id"]),
+        bare_tool("create_work_item", "Create a work item.", {"title": _STR}, ["title"]),
+        bare_tool("get_work_items_batch", "Get several work items by their ids.",
+                  {"ids": {"type": "array", "items": {"type": "integer"}}}, ["ids"]),
+    ],
+}
+
+
+async def _calls(tmp_path: Path, *calls: tuple[str, Any]) -> list[Any]:
+    world = tmp_path / "suite.json"
+    world.write_text(json.dumps(SUITE), encoding="utf-8")
+    out: list[Any] = []
+    async with stdio_session(str(world)) as session:
+        for tool, args in calls:
+            if callable(args):
+                args = args(out)
+            out.append(await session.call_tool(tool, args))
+    return out
+
+
+def _body(result: Any) -> Any:
+    assert not result.isError, result.content
+    return json.loads(result.content[0].text)
+
+
+async def test_a_draft_is_read_by_the_message_read_that_says_it_covers_drafts(tmp_path: Path) -> None:
+    draft, read = await _calls(tmp_path, ("create_draft", {"to": ["ana@example.com"], "subject": "Agenda"}),
+                               ("get_message", lambda done: {"message_id": _body(done[0])["id"]}))
+    assert _body(read)["subject"] == "Agenda" and _body(read)["id"] == _body(draft)["id"]
+
+
+async def test_a_batch_read_finds_the_work_item_a_create_made_under_a_numeric_id(tmp_path: Path) -> None:
+    made, batch, missing = await _calls(tmp_path, ("create_work_item", {"title": "Fix the login"}),
+                                        ("get_work_items_batch", {"ids": [1, 99]}),
+                                        ("get_work_items_batch", {"ids": [98, 99]}))
+    assert _body(made)["id"] == 1
+    assert [item["title"] for item in _body(batch)] == ["Fix the login"]  # 99 names nothing: left out
+    assert missing.isError
