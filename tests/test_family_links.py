@@ -1,6 +1,7 @@
 """Tools of one entity linked where their names differ: a read whose description says it covers drafts
 reads the draft a create-draft tool made; a batch read (``get_work_items_batch(ids: [integer])``) reads
-the work item a create made, whose id is a number because the batch takes numbers. Through a real MCP
+the work item a create made, whose id is a number because the batch takes numbers; a create given
+``fields: [{name, value}]`` stores (and a JSON Patch update changes) the object they set. Through a real MCP
 client over stdio.
 """
 
@@ -57,3 +58,23 @@ async def test_a_batch_read_finds_the_work_item_a_create_made_under_a_numeric_id
     assert _body(made)["id"] == 1
     assert [item["title"] for item in _body(batch)] == ["Fix the login"]  # 99 names nothing: left out
     assert missing.isError
+
+
+async def test_a_create_given_name_value_pairs_stores_and_reads_back_the_object_they_set(tmp_path: Path) -> None:
+    tracker = {"name": "tracker", "tools": [
+        bare_tool("create_ticket", "Create a ticket.", {"project": _STR, "fields": {"type": "array", "items": {
+            "type": "object", "properties": {"name": _STR, "value": _STR}}}}, ["project", "fields"]),
+        bare_tool("get_ticket", "Get a ticket by id.", {"id": {"type": "integer"}}, ["id"]),
+        bare_tool("update_ticket", "Update a ticket's fields.", {"id": {"type": "integer"}, "fields": {
+            "type": "array", "items": {"type": "object"}}}, ["id", "fields"]),
+    ]}
+    world = tmp_path / "tracker.json"
+    world.write_text(json.dumps(tracker), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        made = _body(await session.call_tool("create_ticket", {"project": "Ops", "fields": [
+            {"name": "Title", "value": "Disk full"}, {"name": "State", "value": "New"}]}))
+        await session.call_tool("update_ticket", {"id": made["id"], "fields": [
+            {"op": "add", "path": "/fields/State", "value": "Active"}]})
+        read = _body(await session.call_tool("get_ticket", {"id": made["id"]}))
+    assert made["fields"] == {"Title": "Disk full", "State": "New"}  # the resource's shape, not the request's
+    assert read["fields"] == {"Title": "Disk full", "State": "Active"}

@@ -398,11 +398,49 @@ def changes_of(step: Step, role: ToolRole, current: JSONDict | None = None) -> J
             changes.update(copy.deepcopy(value))
         else:
             changes[name] = copy.deepcopy(value)
+    for name, value in list(changes.items()):  # ``fields: [{name, value}]`` sets the record's ``fields`` object
+        if (pairs := pairs_as_object(value)) is not None and not declared_list(step, name):
+            held = (current or {}).get(name)
+            changes[name] = {**(held if isinstance(held, dict) else {}), **pairs}
     _into_nested(step, changes, current)
     moved = _workflow_move(role, current)
     if moved:
         changes.setdefault(*moved)
     return changes
+
+
+#: Keys of a pair's name and of its value in a list of name/value pairs.
+_PAIR_NAMES = ("name", "field", "key", "referenceName", "fieldName", "path")
+_PAIR_VALUES = ("value", "val")
+
+
+def pairs_as_object(value: Any) -> JSONDict | None:
+    """A request's list of name/value pairs as the object the resource holds: ``[{"name": "System.Title",
+    "value": "Crash"}]`` -> ``{"System.Title": "Crash"}`` (a JSON Patch ``path: /fields/X`` names ``X``);
+    None for any other value."""
+    if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
+        return None
+    out: JSONDict = {}
+    for pair in value:
+        name = next((pair[k] for k in _PAIR_NAMES if isinstance(pair.get(k), str) and pair[k]), None)
+        slot = next((k for k in _PAIR_VALUES if k in pair), None)
+        extra = set(pair) - {*_PAIR_NAMES, *_PAIR_VALUES, "op", "from"}
+        if name is None or slot is None or extra:
+            return None
+        out[name.rsplit("/", 1)[-1] if name.startswith("/") else name] = copy.deepcopy(pair[slot])
+    return out
+
+
+def declared_list(step: Step, name: str) -> bool:
+    """Whether the tool's outputSchema holds ``name`` as a list (at its top or one object down): the
+    service answers the pairs as they came, so they stay a list."""
+    out = step.tool.output_schema or {}
+    props = dict(out.get("properties") or {})
+    for sub in list(props.values()):
+        if isinstance(sub, dict):
+            props.update({k: v for k, v in (sub.get("properties") or {}).items() if k not in props})
+    found = props.get(name)
+    return isinstance(found, dict) and found.get("type") == "array"
 
 
 def _into_nested(step: Step, changes: JSONDict, current: JSONDict | None) -> None:

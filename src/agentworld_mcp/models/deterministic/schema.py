@@ -214,6 +214,9 @@ def _new_entity(step: Step, role: ToolRole, given: JSONDict, schema: JSONDict | 
     ledger = step.episode.ledger
     skip = (role.batch_arg, role.extra.get("selector"))  # the action argument is not a field of the entity
     fields = {k: copy.deepcopy(v) for k, v in given.items() if v is not None and k not in skip}
+    for name, value in list(fields.items()):  # ``fields: [{name, value}]`` is stored as the object it sets
+        if (pairs := records.pairs_as_object(value)) is not None and not records.declared_list(step, name):
+            fields[name] = pairs
     if not step.tool.output_schema:  # ``start: '2026-12-01T10:00'`` kept as ``{"dateTime": ...}`` (forms.py)
         fields = in_object_forms(step.tool.input_schema, fields, step.arguments)
     props = (schema or {}).get("properties") or {}
