@@ -92,3 +92,20 @@ async def test_a_new_records_state_word_is_written_as_the_seed_writes_it(tmp_pat
     created, read = await _created_and_read(tmp_path, desk, ("create_ticket", {"title": "Badge"}), "get_ticket",
                                             "ticket_id")
     assert created["id"] == 3 and created["status"] == "Open" and read["status"] == "Open"
+
+
+async def test_a_state_a_verb_sets_is_spelled_as_the_catalogs_enum_spells_it(tmp_path: Path) -> None:
+    status = {"type": "string", "enum": ["Open", "Pending", "Solved", "Closed"]}
+    desk = {"name": "desk", "tools": [
+        _tool("create_ticket", "Create a support ticket.", {"subject": _STR}, ["subject"]),
+        _tool("close_ticket", "Close a ticket.", {"ticket_id": {"type": "integer"}}, ["ticket_id"]),
+        _tool("list_tickets", "List tickets, optionally filtered by status.", {"status": status}),
+    ]}
+    path = tmp_path / "desk.json"
+    path.write_text(json.dumps(desk), encoding="utf-8")
+    async with stdio_session(str(path)) as session:
+        made = _body(await session.call_tool("create_ticket", {"subject": "Printer"}))
+        closed = _body(await session.call_tool("close_ticket", {"ticket_id": made["id"]}))
+        listed = _body(await session.call_tool("list_tickets", {"status": "Closed"}))
+    assert closed["status"] == "Closed"  # the enum's spelling, not the verb's ``closed``
+    assert [t["subject"] for t in listed] == ["Printer"]

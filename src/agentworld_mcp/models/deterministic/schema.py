@@ -426,8 +426,8 @@ def _update(step: Step, role: ToolRole) -> Prediction:
     changes = records.changes_of(step, role, entity.fields)
     if not step.tool.output_schema:
         changes = in_object_forms(step.tool.input_schema, changes, step.arguments)
-    for name, value in role.sets.items():
-        changes.setdefault(name, value)
+    for name, value in role.sets.items():  # ``close`` -> ``closed``, spelled as the catalog spells it (``Closed``)
+        changes.setdefault(name, records.catalog_spelling(step, name, value))
     schema = item_schema(step, role)
     props = (schema or {}).get("properties") or {}
     for name in UPDATED_FIELDS:
