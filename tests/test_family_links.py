@@ -78,3 +78,20 @@ async def test_a_create_given_name_value_pairs_stores_and_reads_back_the_object_
         read = _body(await session.call_tool("get_ticket", {"id": made["id"]}))
     assert made["fields"] == {"Title": "Disk full", "State": "New"}  # the resource's shape, not the request's
     assert read["fields"] == {"Title": "Disk full", "State": "Active"}
+
+
+async def test_a_counting_tool_counts_the_records_its_family_made_in_the_state_it_names(tmp_path: Path) -> None:
+    repo = {"name": "repo", "tools": [
+        bare_tool("create_issue", "Create an issue.", {"repo": _STR, "title": _STR}, ["repo", "title"]),
+        bare_tool("close_issue", "Close an issue.", {"issue_id": {"type": "integer"}}, ["issue_id"]),
+        bare_tool("count_open_issues", "Count the open issues in a repository.", {"repo": _STR}, ["repo"]),
+    ]}
+    world = tmp_path / "repo.json"
+    world.write_text(json.dumps(repo), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        before = _body(await session.call_tool("count_open_issues", {"repo": "acme/rocket"}))
+        for repo_name, title in (("acme/rocket", "A"), ("acme/rocket", "B"), ("acme/other", "C")):
+            await session.call_tool("create_issue", {"repo": repo_name, "title": title})
+        await session.call_tool("close_issue", {"issue_id": 1})
+        after = _body(await session.call_tool("count_open_issues", {"repo": "acme/rocket"}))
+    assert before == {"count": 0} and after == {"count": 1}  # a number, never an invented listing

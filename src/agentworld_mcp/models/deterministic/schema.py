@@ -134,6 +134,10 @@ def _predict(step: Step) -> Prediction:
 
     if (found := predict_by_attributes(step)) is not None:
         return found
+    from .counting import predict_count  # ``count_open_issues`` answers a number, not a listing
+
+    if (counted := predict_count(step)) is not None:
+        return counted
     role = step.role  # a consolidated tool's action argument may select another role per call
     if role.style == "file":
         from .files import predict_file
