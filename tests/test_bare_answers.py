@@ -158,3 +158,17 @@ async def test_a_tool_named_by_its_noun_alone_reads_what_its_description_says_it
         text = (await session.call_tool("project_summary", {})).content[0].text
         assert "completed successfully" not in text
         assert "project_summary" in json.loads(text)
+
+
+async def test_invented_numbers_are_plausible_for_what_their_names_say(tmp_path: Path) -> None:
+    rates = {"name": "rates", "tools": [
+        _tool("get_exchange_rate", "Get the exchange rate between two currencies.", {"base": TEXT, "target": TEXT}),
+        _tool("replace_text", "Replace a string in a document. Returns the number of replacements made.",
+              {"doc_id": TEXT, "find": TEXT, "replace": TEXT})]}
+    path = tmp_path / "rates.json"
+    path.write_text(json.dumps(rates), encoding="utf-8")
+    async with stdio_session(str(path)) as session:
+        rate = _data(await session.call_tool("get_exchange_rate", {"base": "USD", "target": "EUR"}))
+        replaced = _data(await session.call_tool("replace_text", {"doc_id": "d1", "find": "a", "replace": "b"}))
+    assert 0.5 <= rate["exchange_rate"] <= 1.5  # a rate is near one, not 604.48
+    assert isinstance(replaced["number"], int) and 0 <= replaced["number"] <= 20  # a number of things is whole

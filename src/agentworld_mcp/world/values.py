@@ -159,10 +159,22 @@ def _array(schema: JSONDict, rng: random.Random, name: str, root: JSONDict, dept
     return items
 
 
+#: Words of a number's name that make it a ratio near one (an exchange rate is not 604.48).
+_RATIO_WORDS = frozenset({"rate", "ratio", "factor", "multiplier"})
+#: Words of a number's name that make it a count of things, a whole number (``number`` of replacements).
+_COUNT_WORDS = frozenset({"count", "num", "number", "occurrences", "replacements"})
+
+
 def _number(schema: JSONDict, rng: random.Random, name: str, *, integer: bool) -> int | float:
     low = schema.get("minimum", schema.get("exclusiveMinimum", None))
     high = schema.get("maximum", schema.get("exclusiveMaximum", None))
     lname = name.lower()
+    named = set(re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()))
+    if high is None and (low is None or low <= 0) and not integer and "multipleOf" not in schema:
+        if named & _RATIO_WORDS and not named & {"limit", "heart", "tax", "interest"}:
+            return round(rng.uniform(0.5, 1.5), 4)
+        if named & _COUNT_WORDS and not named & {"phone", "card", "account", "version", "serial"}:
+            return rng.randint(0, 20)
     if low is None:
         low = 1 if any(k in lname for k in ("id", "count", "number", "size", "total", "page")) else 0
     if high is None:

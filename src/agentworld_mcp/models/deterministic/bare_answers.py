@@ -262,8 +262,8 @@ def _value(step: Step, noun: list[str], description: str) -> Any:
 
         stamp = now_iso(step.turn)
         return stamp[:10] if head == "date" else stamp
-    if head in _NUMERIC or head in _UNITS:
-        number = round(step.rng.uniform(1, 1000), 2)
+    if head in _NUMERIC or head in _UNITS:  # a rate is near one, a number of things whole (values._number)
+        number = values.generate({"type": "number", "minimum": 0}, step.rng, "_".join(noun))
         return [number] if many else number
     if head.endswith(("id", "code")) or head in ("zip", "postal", "pin"):  # ``postcode``: digits
         return str(step.rng.randint(10000, 99999))
@@ -326,7 +326,7 @@ def _typed(step: Step, name: str, kind: str) -> Any:
     if kind == "integer":
         return step.rng.randint(1, 1000)
     if kind == "number":
-        return round(step.rng.uniform(1, 1000), 2)
+        return values.generate({"type": "number", "minimum": 0}, step.rng, name)
     if kind == "array":
         return []
     if kind == "object":
