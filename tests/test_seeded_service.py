@@ -95,3 +95,14 @@ async def test_the_product_listing_lists_the_seeded_products(tmp_path: Path) -> 
     (listed,) = await _session_calls(tmp_path, [("list_all_product_types", {})])
     names = {item["name"] for item in json.loads(_text(listed))}
     assert names == {"Lamp", "Desk"}
+
+
+async def test_a_lookup_of_a_plural_noun_by_attribute_is_a_listing_even_of_none(tmp_path: Path) -> None:
+    shop = {**SHOP, "tools": [*SHOP["tools"], bare_tool("get_orders_by_status", "Get orders by status.",
+                                                          {"status": _STR}, ["status"])]}
+    world = tmp_path / "shop2.json"
+    world.write_text(json.dumps(shop), encoding="utf-8")
+    async with stdio_session(str(world)) as session:
+        pending = json.loads(_text(await session.call_tool("get_orders_by_status", {"status": "pending"})))
+        none = json.loads(_text(await session.call_tool("get_orders_by_status", {"status": "returned"})))
+    assert [o["order_id"] for o in pending] == ["#W01"] and none == []

@@ -7,7 +7,8 @@ down (``name.first_name``, ``address.city``). Over the episode's records of that
 made) the answer is the one record whose fields equal the arguments (strings compared without case or
 surrounding blanks, as an email is), or its key where the name asks for the id (``ana_ruiz_7``, printed
 as it is without an outputSchema, else in the schema's one field); several matches are listed; none is
-the collection's not-found error. Where the records hold no such fields, or the noun names no
+the collection's not-found error. A plural noun (``get_posts_by_author``) is a listing: always a list,
+empty when nothing matches. Where the records hold no such fields, or the noun names no
 collection the episode holds, the call is left to the rest of the model.
 """
 
@@ -47,12 +48,13 @@ def predict_by_attributes(step: Step) -> Prediction | None:
     if not asked or not any(all(_field(e.fields, name) is not _ABSENT for name in asked) for e in records):
         return None  # the arguments are not attributes these records hold
     matches = [e for e in records if all(_equal(_field(e.fields, k), v) for k, v in asked.items())]
-    if not matches:
+    many = not wants_id and singular(noun[-1]) != noun[-1]  # ``get_posts_by_author``: a listing, even of none
+    if not matches and not many:
         from .common import not_found
 
         role = dataclasses.replace(step.role, collection=collection, style="record")
         return not_found(step, role, ", ".join(str(v) for v in asked.values()))
-    return _answer(step, matches, wants_id)
+    return _answer(step, matches, wants_id, many)
 
 
 def _collection(step: Step, noun: list[str]) -> str | None:
@@ -87,7 +89,7 @@ def _equal(held: Any, asked: Any) -> bool:
     return bool(held == asked)
 
 
-def _answer(step: Step, matches: list[Entity], wants_id: bool) -> Prediction:
+def _answer(step: Step, matches: list[Entity], wants_id: bool, many: bool) -> Prediction:
     from ..base import Prediction
     from .common import conform
 
@@ -102,6 +104,10 @@ def _answer(step: Step, matches: list[Entity], wants_id: bool) -> Prediction:
         name = next((p for p in props if p.endswith(("id", "ids", "Id", "Ids"))), next(iter(props), "id"))
         return Prediction(conform({name: value}, out, step.rng), effects=[])
     found: Any = [dict(e.fields) for e in matches]
+    if many:
+        from .common import render_list
+
+        return Prediction(render_list(step, step.role, found), effects=[])
     body = found[0] if len(found) == 1 else found
     return Prediction(conform(body, out, step.rng) if out else body, effects=[])
 
