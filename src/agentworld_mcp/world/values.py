@@ -169,8 +169,8 @@ def _number(schema: JSONDict, rng: random.Random, name: str, *, integer: bool) -
     low = schema.get("minimum", schema.get("exclusiveMinimum", None))
     high = schema.get("maximum", schema.get("exclusiveMaximum", None))
     lname = name.lower()
-    named = set(re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()))
     if high is None and (low is None or low <= 0) and not integer and "multipleOf" not in schema:
+        named = set(re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", name).lower()))
         if named & _RATIO_WORDS and not named & {"limit", "heart", "tax", "interest"}:
             return round(rng.uniform(0.5, 1.5), 4)
         if named & _COUNT_WORDS and not named & {"phone", "card", "account", "version", "serial"}:

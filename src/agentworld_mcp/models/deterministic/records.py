@@ -409,45 +409,22 @@ def changes_of(step: Step, role: ToolRole, current: JSONDict | None = None) -> J
     return changes
 
 
-def catalog_spelling(step: Step, field: str, value: Any) -> Any:
-    """``value`` (a state word the model chose) as the catalog spells it: an ``enum`` some tool's input or
-    output schema gives ``field`` (``["Open", "Closed"]``), else the records of the world (``status: Open``)."""
+def catalog_spelling(step: Step, role: ToolRole, field: str, value: Any) -> Any:
+    """``value`` (a state word the model chose for ``field``) as the entity's catalog spells it: the states
+    the entity model read from its own tools (``["Open", "Closed"]``; a GraphQL-style filter enum in
+    capitals, ``OPEN``, names a state the entity spells ``open``, as ``conventions`` reads it), else its
+    seeded records (``status: Open``)."""
     if not isinstance(value, str):
         return value
-    spellings = step.derived(("catalog_spelling", field), lambda: _spellings(step, field))
-    return spellings.get(value.casefold(), value)
-
-
-def _spellings(step: Step, field: str) -> dict[str, str]:
-    found: dict[str, str] = {}
-    for tool in step.world.tools:
-        for schema in (tool.get("inputSchema"), tool.get("outputSchema")):
-            for sub in _named_props(schema, field):
-                for word in sub.get("enum") or ():
-                    if isinstance(word, str):
-                        found.setdefault(word.casefold(), word)
-    for records_ in (step.world.seed or {}).values():
-        for record in records_ if isinstance(records_, list) else ():
-            word = record.get(field) if isinstance(record, dict) else None
-            if isinstance(word, str):
-                found.setdefault(word.casefold(), word)
-    return found
-
-
-def _named_props(schema: Any, field: str, depth: int = 0) -> list[JSONDict]:
-    """The subschemas of ``schema`` (three levels deep at most) of the property named ``field``."""
-    if not isinstance(schema, dict) or depth > 3:
-        return []
-    out = []
-    props = schema.get("properties")
-    if isinstance(props, dict):
-        if isinstance(props.get(field), dict):
-            out.append(props[field])
-        for sub in props.values():
-            out += _named_props(sub, field, depth + 1)
-    if isinstance(schema.get("items"), dict):
-        out += _named_props(schema["items"], field, depth + 1)
-    return out
+    known = entity_type(step, role)
+    spellings: list[Any] = [] if known is None or known.conventions.status_field != field else list(
+        known.conventions.states)
+    if spellings and all(word.isupper() for word in spellings):
+        spellings = []
+    seeded = (step.world.seed or {}).get(role.collection)
+    spellings += [r.get(field) for r in seeded or () if isinstance(r, dict)]
+    folded = value.casefold()
+    return next((w for w in spellings if isinstance(w, str) and w.casefold() == folded), value)
 
 
 #: Keys of a pair's name and of its value in a list of name/value pairs.

@@ -160,9 +160,8 @@ def _predict(step: Step) -> Prediction:
         return refusal
     from .stated_preconditions import precondition_refusal  # ``refund_paid_invoice`` of a void invoice
 
-    if (key := role.key_of(step.arguments)) is not None and role.kind not in ("read", "list", "search", "create"):
-        if (blocked := precondition_refusal(step, role, records.lookup(step, role, key))) is not None:
-            return blocked
+    if (blocked := precondition_refusal(step, role)) is not None:
+        return blocked
     handler = _HANDLERS.get(role.kind, action_answer)
     # records another tool holds (linked.py), else the role's handler; outcome fields written from the call
     answer = described(step, recorded(step, role, linked_answer(step, role) or handler(step, role)))
@@ -431,7 +430,7 @@ def _update(step: Step, role: ToolRole) -> Prediction:
     if not step.tool.output_schema:
         changes = in_object_forms(step.tool.input_schema, changes, step.arguments)
     for name, value in role.sets.items():  # ``close`` -> ``closed``, spelled as the catalog spells it (``Closed``)
-        changes.setdefault(name, records.catalog_spelling(step, name, value))
+        changes.setdefault(name, records.catalog_spelling(step, role, name, value))
     schema = item_schema(step, role)
     props = (schema or {}).get("properties") or {}
     for name in UPDATED_FIELDS:

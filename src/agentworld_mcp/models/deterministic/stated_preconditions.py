@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING
 from ...world.roles import singular, words
 
 if TYPE_CHECKING:
-    from ...state.ledger import Entity
     from ...world.roles import ToolRole
     from ..base import Prediction, Step
 
@@ -38,15 +37,22 @@ _CANNOT = re.compile(r"\bif the [a-z_-]+ is (?:already )?([a-z_, -]+?),? (?:it|t
                      re.IGNORECASE)
 
 
-def precondition_refusal(step: Step, role: ToolRole, entity: Entity | None) -> Prediction | None:
-    """The refusal of a call on ``entity`` in a state its tool's words rule out, or None."""
-    if entity is None or role.kind in ("read", "list", "search", "create"):
+def precondition_refusal(step: Step, role: ToolRole) -> Prediction | None:
+    """The refusal of a keyed call on a record in a state its tool's words rule out, or None. The words
+    are read once per catalog; the record is looked up only for a tool whose words name a state."""
+    if role.kind in ("read", "list", "search", "create") or (key := role.key_of(step.arguments)) is None:
         return None
-    field = next((f for f in _STATE_FIELDS if isinstance(entity.fields.get(f), str)), None)
-    if field is None:
+    stated = step.derived(("stated_preconditions", step.tool.name, role.collection), lambda: _stated(step, role))
+    if not stated[0] and not stated[1]:
+        return None
+    from .records import lookup
+
+    entity = lookup(step, role, key)
+    field = next((f for f in _STATE_FIELDS if isinstance(entity.fields.get(f), str)), None) if entity else None
+    if entity is None or field is None:
         return None
     vocabulary = _vocabulary(step, role.collection, field)
-    required, forbidden = _stated(step, role, vocabulary)
+    required, forbidden = stated[0] & vocabulary, stated[1] & vocabulary
     current = str(entity.fields[field]).casefold()
     if (required and current not in required) or current in forbidden:
         from .common import error
@@ -66,24 +72,25 @@ def _vocabulary(step: Step, collection: str, field: str) -> set[str]:
     return {str(v).casefold() for fields in held if isinstance(v := fields.get(field), str) and v.strip()}
 
 
-def _stated(step: Step, role: ToolRole, vocabulary: set[str]) -> tuple[set[str], set[str]]:
-    """(states required, states ruled out) by the tool's name and description, within ``vocabulary``."""
+def _stated(step: Step, role: ToolRole) -> tuple[frozenset[str], frozenset[str]]:
+    """(words that may be states required, words that may be states ruled out) by the tool's name and
+    description; the call keeps those its records' states hold."""
     required: set[str] = set()
     forbidden: set[str] = set()
-    if not vocabulary or _verb(step) in _SETTING:
-        return required, forbidden
+    if _verb(step) in _SETTING:
+        return frozenset(), frozenset()
     nouns = {singular(w) for w in words(role.collection)} | set(words(role.collection))
     description = step.tool.description or ""
     first = re.split(r"(?<=[.!?])\s", description.strip(), maxsplit=1)[0] if description.strip() else ""
     for phrase in (words(step.tool.name)[1:], [w.lower() for w in re.findall(r"[A-Za-z_-]+", first)]):
         for word, after in zip(phrase, phrase[1:]):
-            if word in vocabulary and (after in nouns or singular(after) in nouns):
+            if after in nouns or singular(after) in nouns:
                 required.add(word)
     for pattern in (_ONLY, _ONLY_IF):
-        required |= {m.group(1).casefold() for m in pattern.finditer(description)} & vocabulary
+        required |= {m.group(1).casefold() for m in pattern.finditer(description)}
     for match in _CANNOT.finditer(description):
-        forbidden |= set(re.split(r"\s*(?:,|\bor\b|\band\b)\s*", match.group(1).casefold())) & vocabulary
-    return required, forbidden
+        forbidden |= set(re.split(r"\s*(?:,|\bor\b|\band\b)\s*", match.group(1).casefold()))
+    return frozenset(required), frozenset(forbidden)
 
 
 def _verb(step: Step) -> str:
