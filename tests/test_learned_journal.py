@@ -34,9 +34,14 @@ def learned(tmp_path: Path) -> Path:
         ("search_entries", {"query": "#meeting"}, {"success": True, "entries": [new, OLD], "total": 2}),
         ("add_entry", {"text": "Renewed the certificate"}, {"success": True, "entry_id": 3}),
     ]
+    return learned_world(tmp_path, calls, CATALOG)
+
+
+def learned_world(tmp_path: Path, calls: list[tuple[str, JSONDict, JSONDict]], catalog: JSONDict) -> Path:
+    """The world ``learn`` writes from one session of ``calls`` (tool, arguments, answer)."""
     path = tmp_path / "train.jsonl"
     path.write_text("\n".join(line(n, *c) for n, c in enumerate(calls, 1)) + "\n", encoding="utf-8")
-    return learn_cli(path, CATALOG, tmp_path / "learned.json")
+    return learn_cli(path, catalog, tmp_path / "learned.json")
 
 
 async def test_an_entry_a_search_showed_after_a_change_is_read_back_from_a_fresh_session(tmp_path: Path) -> None:
@@ -50,3 +55,34 @@ async def test_a_new_entry_is_stored_under_the_number_its_create_answered(tmp_pa
         made = json_answer(await session.call_tool("add_entry", {"text": "Wrote the retro notes #retro"}))
         read = json_answer(await session.call_tool("get_entry", {"entry_id": made["entry_id"]}))
         assert str(read["entry"]["id"]) == str(made["entry_id"])
+
+
+def learned_from_matches(tmp_path: Path) -> Path:
+    """A session whose search answers its records under ``matches`` (no collection's name), echoing ``query``
+    and ``limit`` (50 where the call gave none)."""
+    new = {"id": "2", "date": "2026-11-24", "text": "Planned the hiring round"}
+    calls = [
+        ("add_entry", {"text": new["text"]}, {"success": True, "entry_id": 2}),
+        ("search_entries", {"query": "kickoff"},
+         {"success": True, "query": "kickoff", "matches": [OLD], "shown": 1, "limit": 50}),
+        ("search_entries", {"query": "hiring", "limit": 10},
+         {"success": True, "query": "hiring", "matches": [new], "shown": 1, "limit": 10}),
+    ]
+    catalog = json.loads(json.dumps(CATALOG))
+    catalog["tools"][2]["inputSchema"]["properties"]["limit"] = {"type": "integer"}
+    return learned_world(tmp_path, calls, catalog)
+
+
+async def test_a_record_a_search_matched_is_seeded_and_read_back(tmp_path: Path) -> None:
+    async with stdio_session(str(learned_from_matches(tmp_path))) as session:
+        found = json_answer(await session.call_tool("get_entry", {"entry_id": 1}))
+        assert found["text"] == OLD["text"]  # no read was recorded: the record as the catalog's model shows it
+
+
+async def test_a_field_named_as_an_argument_echoes_it_and_shows_the_servers_default_without_it(
+        tmp_path: Path) -> None:
+    async with stdio_session(str(learned_from_matches(tmp_path))) as session:
+        asked = json_answer(await session.call_tool("search_entries", {"query": "freight", "limit": 5}))
+        assert (asked["query"], asked["limit"]) == ("freight", 5)
+        default = json_answer(await session.call_tool("search_entries", {"query": "round"}))
+        assert (default["query"], default["limit"]) == ("round", 50)

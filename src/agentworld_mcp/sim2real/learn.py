@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -76,6 +77,8 @@ JSONDict = dict[str, Any]
 MAX_DEMONSTRATIONS = 4
 #: A demonstration's text longer than this is not shown (a file's whole content is not a wording).
 MAX_RESPONSE_CHARS = 2000
+#: A field that is a record's own id (``id``, ``entry_id``, ``taskId``), not a path or a name a hit also shows.
+_OWN_ID = re.compile(r"id|uuid|.+_id|.+Id")
 #: At most this many seeded entities per collection (a world file stays readable).
 MAX_SEED = 200
 #: Tools whose answers show state without changing it.
@@ -272,6 +275,12 @@ def _entity_lists(answer: Any, spec: ToolSpec, collections: set[str]) -> list[tu
         if not found:  # an envelope (``{"ok": true, "parsed_content": {"orders": [...]}}``): look inside
             inner = [v for v in answer.values() if isinstance(v, dict) or objects(v) and len(answer) > 1]
             found = [pair for v in inner if isinstance(v, dict) for pair in _entity_lists(v, spec, collections)]
+        listed = [v for v in answer.values() if objects(v) and v]
+        if not found and len(listed) == 1 and spec.role.collection and spec.role.kind in ("list", "search") \
+                and all(any(_OWN_ID.fullmatch(k) for k in item) for item in listed[0]):
+            # a search's ``matches`` of records with ids of their own: the one list it answers is its collection's
+            # (hits of a line or a path, without an id, are no records)
+            found = [(spec.role.collection, listed[0])]
         return found
     return []
 

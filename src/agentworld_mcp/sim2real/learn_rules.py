@@ -36,6 +36,7 @@ from collections import Counter
 from typing import Any
 
 from ..world.values import leaves, same_value
+from ..models.deterministic.determined import name_key
 from ..models.deterministic.learned_envelope import template_text
 from ..models.deterministic.learned_rules import LEARNED_META, present
 from ..models.deterministic.learned_state import (
@@ -188,6 +189,8 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
         copies, counters = _copies(walk, tool), _counters(walk, tool)
         if copies:
             learned.setdefault(tool, {})["copies"] = copies
+            if defaults := _defaults(walk, tool, copies):
+                learned[tool]["defaults"] = defaults
         if counters:
             learned.setdefault(tool, {})["counters"] = counters
         slots = dict(walk.lasts.get(tool, {}))
@@ -360,14 +363,12 @@ def _sets(walk: Walk, tool: str, calls: list[tuple[RecordedTurn, History, list[J
 
 
 def _copies(walk: Walk, tool: str) -> JSONDict:
-    """Top-level answer fields that copy one argument (see the module doc): ``{field: argument}``."""
+    """Top-level answer fields that copy one argument (see the module doc): ``{field: argument}``. A field named
+    as the argument is (``query`` of ``query``) needs one agreeing call: the name says what a value alone cannot."""
     agreed: Counter[tuple[str, str]] = Counter()
     broken: Counter[tuple[str, str]] = Counter()
     long_text: set[tuple[str, str]] = set()
-    for turn, _, _ in walk.by_tool.get(tool, []):
-        data = answer_data(turn.result)
-        if not walk.is_main(turn) or not isinstance(data, dict):
-            continue
+    for turn, data in _main_answers(walk, tool):
         for name, value in data.items():
             if isinstance(value, (dict, list)) or value is None:
                 continue
@@ -384,9 +385,34 @@ def _copies(walk: Walk, tool: str) -> JSONDict:
     found: JSONDict = {}
     for (name, arg), n in agreed.items():
         # a copy nearly always (a server may raise ``totalThoughts`` to the thought's number once)
-        if name not in found and n > 3 * broken[(name, arg)] and (n >= 2 or (name, arg) in long_text):
+        named = name_key(name) == name_key(arg) and not broken[(name, arg)]
+        if name not in found and n > 3 * broken[(name, arg)] and (n >= 2 or (name, arg) in long_text or named):
             found[name] = arg
     return found
+
+
+def _main_answers(walk: Walk, tool: str) -> list[tuple[RecordedTurn, JSONDict]]:
+    """The tool's usual (main) recorded calls whose answer is an object, with that object."""
+    out = []
+    for turn, _, _ in walk.by_tool.get(tool, []):
+        data = answer_data(turn.result)
+        if walk.is_main(turn) and isinstance(data, dict):
+            out.append((turn, data))
+    return out
+
+
+def _defaults(walk: Walk, tool: str, copies: JSONDict) -> JSONDict:
+    """What a copied field shows when the call leaves its argument out (``limit: 50``, the server's default):
+    the one value it showed in the calls without the argument; with no such call, the one value the copies
+    showed (``year: 2026``), the only value the server is known to take. Several values: none (the state's)."""
+    out: JSONDict = {}
+    for name, arg in copies.items():
+        absent = [data[name] for turn, data in _main_answers(walk, tool) if arg not in turn.arguments and name in data]
+        given = [turn.arguments[arg] for turn, _ in _main_answers(walk, tool) if arg in turn.arguments]
+        seen = absent or given
+        if seen and all(same_value(v, seen[0]) for v in seen) and not isinstance(seen[0], (dict, list)):
+            out[name] = seen[0]
+    return out
 
 
 def _counters(walk: Walk, tool: str) -> JSONDict:

@@ -8,6 +8,7 @@
         "sets": {"approved": true},
         "next": {"parent": "requestId", "skip": "mark_task_done"},
         "copies": {"thoughtNumber": "thoughtNumber"},
+        "defaults": {"limit": 50},
         "counters": {"thoughtHistoryLength": 0}}
 
 A rule whose condition holds on the episode so far (:mod:`.learned_state`, read from the
@@ -16,7 +17,7 @@ answers with the server's wording and flag, the call's values in it, and changes
 condition (:func:`value_refused`) holds on the call's own value of an argument, whatever the state.
 ``sets`` are fields a successful change sets, in the answer and in the ledger.
 ``next`` is used by :mod:`.learned_envelope` to pick the first pending item. ``copies`` are answer
-fields that echo an argument of the call; ``counters`` count the tool's successful calls in the
+fields that echo an argument of the call (``defaults``: what they show when the call leaves it out); ``counters`` count the tool's successful calls in the
 episode (plus the offset): both replace what the model answered in those fields. ``slots`` fill fields from
 the call and the episode (an earlier call's argument, a sentence with the call's values: :mod:`.learned_provenance`). A counter that is the id of
 the entity the call creates continues the episode's state instead (seed included), and the entity is stored
@@ -67,8 +68,8 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
                 return _ruled(step, rule)
     if computed(step):  # an engine or the keyspace computes this tool's answer: a template would only copy one
         return None
-    sets, copies, counters, slots = (m if isinstance(m := meta.get(k), dict) else {}
-                                     for k in ("sets", "copies", "counters", "slots"))
+    sets, copies, counters, slots, defaults = (m if isinstance(m := meta.get(k), dict) else {}
+                                               for k in ("sets", "copies", "counters", "slots", "defaults"))
     sentence = text_template(step)
     if not sets and not copies and not counters and not slots and sentence is None:
         return None
@@ -78,7 +79,7 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
     if sentence is not None:  # a prose answer learned as a sentence with slots (``learned_text.py``)
         answer = templated(step, answer, sentence)
     if not answer.is_error and isinstance(answer.observation, dict) and (copies or counters):
-        answer = _echoed(step, answer, copies, counters)
+        answer = _echoed(step, answer, copies, counters, defaults)
     if slots:  # fields an earlier call or the call's own values fill (``learned_provenance.py``)
         answer = with_slots(step, answer, slots)
     if not sets:
@@ -172,13 +173,17 @@ def _same(a: Any, b: Any) -> bool:
     return not isinstance(a, bool) and not isinstance(b, bool) and a == b
 
 
-def _echoed(step: Step, answer: Prediction, copies: JSONDict, counters: JSONDict) -> Prediction:
-    """The answer with the fields that copy an argument copied, and the counters counted, as the server did."""
+def _echoed(step: Step, answer: Prediction, copies: JSONDict, counters: JSONDict,
+            defaults: JSONDict | None = None) -> Prediction:
+    """The answer with the fields that copy an argument copied (the server's default where the call left the
+    argument out), and the counters counted, as the server did."""
     observation = dict(answer.observation)
     changed = False
     for name, arg in copies.items():
         if name in observation and isinstance(arg, str) and arg in step.arguments:
             observation[name], changed = step.arguments[arg], True
+        elif name in observation and defaults and name in defaults:
+            observation[name], changed = defaults[name], True
     effects = list(answer.effects or [])
     if counters:
         done = 1 + sum(1 for t in step.episode.turns if t.tool == step.tool.name and not t.result.get("isError"))
