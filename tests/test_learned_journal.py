@@ -86,3 +86,25 @@ async def test_a_field_named_as_an_argument_echoes_it_and_shows_the_servers_defa
         assert (asked["query"], asked["limit"]) == ("freight", 5)
         default = json_answer(await session.call_tool("search_entries", {"query": "round"}))
         assert (default["query"], default["limit"]) == ("round", 50)
+
+
+async def test_a_new_entry_starts_on_the_day_the_servers_new_entries_showed(tmp_path: Path) -> None:
+    """The create answers a number (``entry_id: 4``), a read shows it as text (``"id": "4"``) with the day it was
+    made; an update's short answer in between shows the key without the day."""
+    day = "2026-11-24"
+    calls = [
+        ("add_entry", {"text": "Planned the hiring round"}, {"success": True, "entry_id": 4}),
+        ("add_entry", {"text": "Call with the bank"}, {"success": True, "entry_id": 5}),
+        ("update_entry", {"entry_id": 5, "text": "Call with the bank, moved"},
+         {"success": True, "entry_id": 5, "timestamp": "09:30"}),
+        ("get_entry", {"entry_id": 4}, {"success": True, "entry": {"id": "4", "date": day, "text": "Planned the hiring round"}}),
+        ("get_entry", {"entry_id": 5}, {"success": True, "entry": {"id": "5", "date": day, "text": "Call with the bank"}}),
+    ]
+    catalog = json.loads(json.dumps(CATALOG))
+    catalog["tools"].append({"name": "update_entry", "description": "Update an entry's text.", "inputSchema": {
+        "type": "object", "properties": {"entry_id": {"type": "integer"}, "text": {"type": "string"}},
+        "required": ["entry_id"]}})
+    async with stdio_session(str(learned_world(tmp_path, calls, catalog))) as session:
+        made = json_answer(await session.call_tool("add_entry", {"text": "Wrote the retro notes"}))
+        read = json_answer(await session.call_tool("get_entry", {"entry_id": made["entry_id"]}))
+        assert read["entry"]["date"] == day

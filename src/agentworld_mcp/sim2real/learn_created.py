@@ -40,15 +40,23 @@ def _objects(value: Any, depth: int = 0) -> list[JSONDict]:
     return []
 
 
+def _key_text(value: Any) -> str | None:
+    """A key as text: ``4`` and ``"4"`` are one entry's key (a create may answer the number a read shows as text)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value if isinstance(value, str) else None
+
+
 def _shown(turns: list[RecordedTurn], key_field: str) -> dict[str, list[JSONDict]]:
-    """Per key value, every object of a successful answer showing it under ``key_field``."""
+    """Per key value, every object of a successful answer showing it under ``key_field`` (or, in an object
+    without that field, under its own ``id``: ``entry_id: 4`` answered, ``{"id": "4", ...}`` read back)."""
     out: dict[str, list[JSONDict]] = {}
     for turn in turns:
         if failed(turn.result):
             continue
         for obj in _objects(answer_data(turn.result)):
-            value = obj.get(key_field)
-            if isinstance(value, str) and len(obj) > 2:
+            value = _key_text(obj[key_field] if key_field in obj else obj.get("id"))
+            if value is not None and len(obj) > 2:
                 out.setdefault(value, []).append(obj)
     return out
 
@@ -76,7 +84,8 @@ def _starting(made: list[tuple[JSONDict, JSONDict]], names: set[str]) -> JSONDic
             continue
         if all(v == values[0] and type(v) is type(values[0]) for v in values) and (
                 values[0] is None or isinstance(values[0], (bool, int, float)) or isinstance(values[0], str)
-                and len(values[0]) <= 40 and parsed(values[0]) is None):
+                and len(values[0]) <= 40 and (parsed(values[0]) is None or _is_date(values[0]))):
+            # a day every new entity showed is the day the server made them (an instant is the clock's: learn_clock)
             out[field] = {"value": values[0]}
             continue
         if all(isinstance(v, bool) for v in values) and len(set(values)) == 2:
@@ -101,12 +110,16 @@ def learn_created(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> 
             # the entity's key as its answer names it: the role's key field, else its one id-named field
             named = [k for k in data if k == spec.role.key_field] or [k for k in data if _ID.fullmatch(k)]
             key_field = named[0] if len(named) == 1 else ""
-            key = data.get(key_field)
-            if not isinstance(key, str):
+            key = _key_text(data.get(key_field))
+            if key is None:
                 continue
             later = _shown(turns[index + 1:], key_field).get(key) or []
-            if later:
-                out.setdefault(turn.tool, {}).setdefault("made", []).append((turn.arguments, later[0]))
+            if later:  # each field as the entity first showed it (a change's short answer shows only a few)
+                shown: JSONDict = {}
+                for obj in later:
+                    for name, value in obj.items():
+                        shown.setdefault(name, value)
+                out.setdefault(turn.tool, {}).setdefault("made", []).append((turn.arguments, shown))
     learned: dict[str, JSONDict] = {}
     for tool, found in out.items():
         spec = catalog.get(tool)
