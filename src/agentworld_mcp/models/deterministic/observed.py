@@ -6,7 +6,8 @@ users still lists what the workspace has. The first listing invents a small, see
 later listings and reads by id agree with it. Keys follow the catalog's id convention when
 it shows one, else an opaque id starting with the noun's initial (``C7Q2M0ZK4TA`` for a
 channel, ``U...`` for a user), as many services write them. Persons get a handle, a real
-name and an email; other entities a plain name. Deterministic: seeded per episode,
+name and an email; the groups a workspace is divided into (channels, teams, projects) a team's
+name (``general``, ``engineering``); other entities their noun and number (``Label 1``). Deterministic: seeded per episode,
 collection and position, never by the step's generator. A collection some tool writes by
 place, naming no key (``set_cell(sheet, row, column)``), is content the agent fills, not a set
 the service has: its listing invents nothing. Neither does a computed figure (``get_stats``), nor a
@@ -33,6 +34,9 @@ _PERSONS = frozenset({"user", "member", "person", "people", "contact", "employee
 _GIVEN = ("Alice", "Bob", "Carol", "Dmitri", "Esther", "Farid", "Grace", "Hiro")
 _FAMILY = ("Martin", "Nakamura", "Okafor", "Silva", "Kowalski", "Haddad", "Lindqvist", "Moreau")
 _NAMES = ("general", "engineering", "design", "support", "marketing", "operations", "research", "sales")
+#: Nouns of a group a workspace is divided into: named like its teams (``general``, ``engineering``).
+_GROUPS = frozenset({"channel", "team", "group", "department", "workspace", "space", "room", "unit", "division",
+                     "org", "organization", "organisation", "queue", "project", "board", "folder", "category"})
 
 
 def observed_listing(step: Step, role: ToolRole) -> Prediction | None:
@@ -98,7 +102,9 @@ def _described(noun: str, index: int) -> JSONDict:
         given, family = _GIVEN[index % len(_GIVEN)], _FAMILY[index % len(_FAMILY)]
         handle = given.lower()
         return {"name": handle, "real_name": f"{given} {family}", "email": f"{handle}@example.com"}
-    return {"name": _NAMES[index % len(_NAMES)]}
+    if noun in _GROUPS:
+        return {"name": _NAMES[index % len(_NAMES)]}
+    return {"name": f"{noun.replace('-', ' ').capitalize()} {index + 1}"}  # a message is no "engineering"
 
 
 __all__ = ["LISTED", "observed_listing"]

@@ -572,6 +572,13 @@ def _move(step: Step, role: ToolRole) -> Prediction:
 def _list(step: Step, role: ToolRole) -> Prediction:
     if role.extra.get("everywhere"):
         return _search_everywhere(step, role)
+    if role.collection not in step.episode.ledger.collections() and not records.creatable(step, role):
+        from .category_listing import category_records  # ``get_todos``: the items of type ``todo``
+
+        if (category := category_records(step, role)) is not None:
+            within, field, value = category
+            kind = dataclasses.replace(within, filters=(*within.filters, field), query_arg=None)
+            return _listed(dataclasses.replace(step, arguments={**step.arguments, field: value}), role, [kind])
     if not step.tool.output_schema and role.collection not in step.episode.ledger.collections() and (
             not records.creatable(step, role)):
         from .observed import observed_listing  # the service's existing channels, users...
