@@ -106,3 +106,17 @@ async def test_a_lookup_of_a_plural_noun_by_attribute_is_a_listing_even_of_none(
         pending = json.loads(_text(await session.call_tool("get_orders_by_status", {"status": "pending"})))
         none = json.loads(_text(await session.call_tool("get_orders_by_status", {"status": "returned"})))
     assert [o["order_id"] for o in pending] == ["#W01"] and none == []
+
+
+async def test_a_seed_dumped_by_key_is_read_by_that_key(tmp_path: Path) -> None:
+    """A database dumped as ``{key: record}`` (no list) is a seed too: its key is the record's ``user_id``,
+    and a record that holds its key in a field of its own (``order_id``) keeps it there."""
+    world = {**SHOP, "seed": {"users": {"ana_lee_123": {"email": "ana@example.com"}},
+                              "orders": {"#W9": {"order_id": "#W9", "user_id": "ana_lee_123", "status": "pending"}}}}
+    path = tmp_path / "dumped.json"
+    path.write_text(json.dumps(world), encoding="utf-8")
+    async with stdio_session(str(path)) as session:
+        user = json.loads((await session.call_tool("get_user_details", {"user_id": "ana_lee_123"})).content[0].text)
+        order = json.loads((await session.call_tool("get_order_details", {"order_id": "#W9"})).content[0].text)
+    assert (user["user_id"], user["email"]) == ("ana_lee_123", "ana@example.com")
+    assert (order["order_id"], order["status"]) == ("#W9", "pending")

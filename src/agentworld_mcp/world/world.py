@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 from ..errors import WorldFileError
 from .schema_check import SchemaChecker
+from .seed_forms import listed_seed
 
 JSONDict = dict[str, Any]
 log = logging.getLogger("agentworld_mcp.world.world")
@@ -177,6 +178,8 @@ def load_world_data(
     if problems:
         raise WorldFileError(source, problems)
     data = dict(data)
+    if isinstance(data.get("seed"), dict):  # records keyed by id, as a database dump holds them: seed_forms.py
+        data["seed"] = listed_seed(data["seed"])
     data.pop("nextCursor", None)
     data.pop("_meta", None)
     data.pop("$schema", None)
