@@ -45,6 +45,18 @@ def bare_tool(name: str, description: str, props: dict[str, Any], required: list
             "inputSchema": {"type": "object", "properties": props, "required": required or []}}
 
 
+async def world_calls(tmp_path: Path, world: dict[str, Any], *calls: tuple[str, Any]) -> list[Any]:
+    """The results of ``calls`` (tool, arguments, or a function of the results so far giving them) in one episode
+    of ``world``, served over stdio to a real MCP client."""
+    path = tmp_path / f"{world.get('name', 'world')}.json"
+    path.write_text(json.dumps(world), encoding="utf-8")
+    out: list[Any] = []
+    async with stdio_session(str(path)) as session:
+        for tool, args in calls:
+            out.append(await session.call_tool(tool, args(out) if callable(args) else args))
+    return out
+
+
 def json_answer(result: Any) -> Any:
     """A successful tool result's JSON text, parsed (the failure's content when it is an error)."""
     assert not result.isError, result.content

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import bare_tool, stdio_session
+from .conftest import bare_tool, stdio_session, world_calls
 
 _STR = {"type": "string"}
 
@@ -29,15 +29,7 @@ SUITE = {
 
 
 async def _calls(tmp_path: Path, *calls: tuple[str, Any]) -> list[Any]:
-    world = tmp_path / "suite.json"
-    world.write_text(json.dumps(SUITE), encoding="utf-8")
-    out: list[Any] = []
-    async with stdio_session(str(world)) as session:
-        for tool, args in calls:
-            if callable(args):
-                args = args(out)
-            out.append(await session.call_tool(tool, args))
-    return out
+    return await world_calls(tmp_path, SUITE, *calls)
 
 
 def _body(result: Any) -> Any:

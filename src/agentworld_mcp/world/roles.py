@@ -72,6 +72,9 @@ _STATE_VERBS = {"close": "closed", "reopen": "open", "complete": "completed", "a
                 "reject": "rejected", "merge": "merged", "lock": "locked", "unlock": "unlocked",
                 "activate": "active", "deactivate": "inactive", "suspend": "suspended", "restore": "active",
                 "uncomplete": "open", "finish": "completed"}
+#: Verbs whose act makes a record named after the act, not after its object: ``book_flight`` makes a booking
+#: (``booking_id``, cancelled by ``cancel_booking``), ``reserve_table`` a reservation.
+_NOMINAL_CREATES = {"book": "booking", "reserve": "reservation", "subscribe": "subscription", "enroll": "enrollment"}
 #: A state a tool name ends with, and the state it leaves the entity in (``mark_task_done``).
 _ENDING_STATES = {"done": "done", "completed": "completed", "complete": "completed", "closed": "closed",
                   "resolved": "resolved", "archived": "archived", "finished": "completed"}
@@ -272,12 +275,24 @@ def _infer(tool: JSONDict) -> ToolRole:
     props: JSONDict = (tool.get("inputSchema") or {}).get("properties") or {}
     output = tool.get("outputSchema") or None
     kind = _kind(tokens, tool.get("description") or "", annotations, props)
+    if kind == "create" and output is not None and _nominal_act(tokens) is not None and not _verbs_in(tokens):
+        kind = "action"  # a declared answer (``booking_id``, ``transaction_id``) says what the act returns
     style = _style(tokens, props, output)
     if style == "graph":
         return _graph_role(tokens, kind, props, output)
     if style == "file":
         return _file_role(tokens, kind, props, output)
     return _record_role(tokens, kind, props, output)
+
+
+def _nominal_act(tokens: list[str]) -> str | None:
+    """The verb of a name that makes a record named after the act (``book`` of ``book_flight``), if any."""
+    return next((t for t in tokens[:2] if t in _NOMINAL_CREATES), None)
+
+
+def _verbs_in(tokens: list[str]) -> bool:
+    """Whether one of the name's first two words is a verb of a kind (``create_booking``: its own noun)."""
+    return any(t in verbs for t in tokens[:2] for verbs in _VERBS.values())
 
 
 def _style(tokens: list[str], props: JSONDict, output: JSONDict | None) -> Style:
@@ -310,6 +325,8 @@ def _kind(tokens: list[str], description: str, annotations: JSONDict, props: JSO
             found = next(k for k, verbs in _VERBS.items() if after in verbs)  # ``API-post-search`` searches
         if found is None and token in _STATE_VERBS and len(tokens) > i + 1:
             found = "update"  # ``finalize_invoice``, ``archive_project``
+        if found is None and token in _NOMINAL_CREATES and len(tokens) > i + 1:
+            found = "create"  # ``book_flight`` makes a booking
         if found:
             break
     said = described_change(description)
@@ -407,6 +424,9 @@ def count_fields(output: JSONDict | None) -> tuple[str, ...]:
 def _record_role(tokens: list[str], kind: Kind, props: JSONDict, output: JSONDict | None) -> ToolRole:
     items_field = _items_field(output, kind)
     nouns = _nouns(tokens)
+    act = _nominal_act(tokens)
+    if kind == "create" and act is not None and not _verbs_in(tokens):
+        nouns = [_NOMINAL_CREATES[act]]  # the record the act makes, whatever it is of
     out_props = (output or {}).get("properties") or {}
     if nouns:
         collection = collection_name(nouns[-1])
