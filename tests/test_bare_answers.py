@@ -134,12 +134,12 @@ KILN: dict[str, Any] = {
 
 
 async def test_an_action_on_a_device_answers_the_state_its_name_names(tmp_path: Path) -> None:
-    # no outputSchema, no Returns section: the heater's own fields of the standing state, as they stand
+    # no outputSchema, no Returns section: the heater's own fields of the standing state, as the call leaves them
     path = tmp_path / "kiln.json"
     path.write_text(json.dumps(KILN), encoding="utf-8")
     async with stdio_session(str(path)) as session:
         started = json.loads((await session.call_tool("startHeater", {"heater_power": 2.5})).content[0].text)
-        assert started == {"heaterState": "off", "heaterPower": 2.5}  # the power the call set; the rest as seeded
+        assert started == {"heaterState": "on", "heaterPower": 2.5}  # started, at the power the call set
         opened = json.loads((await session.call_tool("openDoor", {})).content[0].text)
         assert set(opened) == {"doorState"}
         # a part the state does not hold: its status as the verb leaves it, the call echoed

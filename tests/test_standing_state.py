@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import bare_tool, stdio_session
+from .conftest import bare_tool, json_answer, stdio_session, world_calls
 
 _NUM = {"type": "number"}
 
@@ -59,3 +59,18 @@ async def test_setting_the_one_thermostat_reads_back_and_its_stated_range_holds(
     assert _body(read) == {"id": "main", "temperature": 23, "mode": "heat"}
     assert too_hot.isError and "10-30" in too_hot.content[0].text
     assert _body(still)["temperature"] == 23
+
+
+async def test_a_verb_that_switches_a_thing_sets_its_state_in_the_state_s_own_casing(tmp_path: Path) -> None:
+    """``startGenerator`` leaves ``generatorState`` running (``mode: STOP`` says the other way), and
+    ``stop_pump`` leaves ``pump_status`` STOPPED beside a seed that writes it in capitals."""
+    plant = {"name": "plant", "tools": [
+        bare_tool("startGenerator", "Starts the generator.", {"mode": {"type": "string", "enum": ["START", "STOP"]}},
+                  ["mode"]),
+        bare_tool("stop_pump", "Stops the pump.", {}),
+    ], "seed": {"plant": [{"generatorState": "stopped", "pump_status": "RUNNING", "fuelLevel": 40.0}]}}
+    started, stopped, pump = (json_answer(r) for r in await world_calls(
+        tmp_path, plant, ("startGenerator", {"mode": "START"}), ("startGenerator", {"mode": "STOP"}),
+        ("stop_pump", {})))
+    assert (started["generatorState"], stopped["generatorState"], pump["pump_status"]) == (
+        "running", "stopped", "STOPPED")

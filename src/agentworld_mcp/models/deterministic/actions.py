@@ -1,6 +1,7 @@
 """The answer to a tool that is not a read, list, create, update or delete of a record: an action.
 
-What the world's state holds for it comes first (:mod:`.environment`), then what its
+What the world's state holds for it comes first (:mod:`.environment`; a switch its verb makes,
+:mod:`.env_state_verbs`), then what its
 outputSchema, the call and the standing state determine (:mod:`.determined`); only a tool
 with neither an outputSchema nor state to read acknowledges.
 """
@@ -13,6 +14,7 @@ from ..base import Prediction, Step
 from . import determined
 from .bare_answers import bare_answer
 from .call_history import from_history
+from .env_state_verbs import state_switch
 from .environment import environment_answer
 
 
@@ -21,9 +23,15 @@ def action_answer(step: Step, role: ToolRole) -> Prediction:
     arguments address, state its answer names, arithmetic its description states), else its
     outputSchema with what the call and the standing state determine; only a tool with neither
     an outputSchema nor state to read acknowledges."""
+    out = step.tool.output_schema
+    if not out and (switched := state_switch(step)) is not None:  # ``startEngine``: ``engineState: running``
+        answer = environment_answer(step, role) or bare_answer(step, role)
+        body = answer.observation if answer is not None else {}
+        if answer is None or not answer.is_error and isinstance(body, dict):
+            effects = [*(answer.effects if answer is not None else []), switched.effect()]
+            return Prediction({**body, switched.field: switched.new}, effects=effects)
     if (from_state := environment_answer(step, role)) is not None:
         return from_state
-    out = step.tool.output_schema
     if out:
         # what the call and the world's standing state determine is answered, not invented
         known = determined.known_values(step)

@@ -42,6 +42,7 @@ from ..base import Prediction, Step
 from .determined import name_key, standing
 from .env_state_amounts import arithmetic, overdrawn
 from .env_state_maps import map_change
+from .env_state_verbs import state_switch
 
 JSONDict = dict[str, Any]
 
@@ -218,6 +219,7 @@ def environment_answer(step: Step, role: ToolRole) -> Prediction | None:
         given = {name_key(n) for n in step.arguments}
         known.update({name_key(n): v for n, v in record.fields.items() if name_key(n) not in given})
     mapped = map_change(step)
+    switched = state_switch(step)
     selection = selected_fields(step) if reads(step) else {}
     props = out.get("properties") or {}
     extra: dict[str, Any] = {}
@@ -225,8 +227,10 @@ def environment_answer(step: Step, role: ToolRole) -> Prediction | None:
         key = name_key(name)
         if key in changes:
             extra[key] = changes[key].new
-        elif (choice := picked(step, sub)) is not None:
+        elif (choice := picked(step, sub)) is not None:  # a boolean argument named after the state wins
             extra[key] = choice
+        elif switched is not None and key == name_key(switched.field):
+            extra[key] = switched.new
         elif mapped is not None and (count := mapped.count(name)) is not None:
             extra[key] = count
         elif selection and (chosen := _within(sub, selection)):
@@ -249,6 +253,8 @@ def environment_answer(step: Step, role: ToolRole) -> Prediction | None:
     effects = determined.applied(step) if not changes else [e for c in changes.values() for e in c.effects()]
     if mapped is not None:
         effects = [*effects, mapped.effect()]
+    if switched is not None and extra.get(name_key(switched.field)) == switched.new:
+        effects = [*effects, switched.effect()]
     return Prediction(conform(body, out, step.rng), effects=effects)
 
 
