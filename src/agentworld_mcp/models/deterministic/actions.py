@@ -28,7 +28,7 @@ def action_answer(step: Step, role: ToolRole) -> Prediction:
         answer = environment_answer(step, role) or bare_answer(step, role)
         body = answer.observation if answer is not None else {}
         if answer is None or not answer.is_error and isinstance(body, dict):
-            effects = [*(answer.effects if answer is not None else []), switched.effect()]
+            effects = [*(answer.effects or [] if answer is not None else []), switched.effect()]
             return Prediction({**body, switched.field: switched.new}, effects=effects)
     if (from_state := environment_answer(step, role)) is not None:
         return from_state
