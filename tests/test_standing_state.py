@@ -74,3 +74,16 @@ async def test_a_verb_that_switches_a_thing_sets_its_state_in_the_state_s_own_ca
         ("stop_pump", {})))
     assert (started["generatorState"], stopped["generatorState"], pump["pump_status"]) == (
         "running", "stopped", "STOPPED")
+
+
+async def test_an_action_whose_argument_names_a_field_of_the_state_sets_it_and_says_so(tmp_path: Path) -> None:
+    """``set_route(destination)`` on a car whose state holds a ``destination``: the answer is the field as the call
+    leaves it (not "set_route completed successfully"), and a later read sees it."""
+    car = {"name": "car", "tools": [
+        bare_tool("set_route", "Navigates to the destination.", {"destination": {"type": "string"}}, ["destination"]),
+        bare_tool("get_destination", "Get the current destination.", {}),
+    ], "seed": {"car": [{"destination": "None", "fuelLevel": 12.0}]}}
+    routed, read = (json_answer(r) for r in await world_calls(
+        tmp_path, car, ("set_route", {"destination": "2107 Channing Way, Berkeley"}), ("get_destination", {})))
+    assert routed == {"destination": "2107 Channing Way, Berkeley"}
+    assert read["destination"] == "2107 Channing Way, Berkeley"

@@ -2,8 +2,9 @@
 
 What the world's state holds for it comes first (:mod:`.environment`; a switch its verb makes,
 :mod:`.env_state_verbs`), then what its
-outputSchema, the call and the standing state determine (:mod:`.determined`); only a tool
-with neither an outputSchema nor state to read acknowledges.
+outputSchema, the call and the standing state determine (:mod:`.determined`); a call whose
+arguments set fields of the standing state answers them as it leaves them; only a tool with none of
+these acknowledges.
 """
 
 from __future__ import annotations
@@ -40,5 +41,8 @@ def action_answer(step: Step, role: ToolRole) -> Prediction:
         return Prediction(body, effects=determined.applied(step))
     if (promised := bare_answer(step, role)) is not None:  # the data its name and description promise
         return promised
+    if role.kind in ("action", "update") and (set_fields := determined.applied(step)):
+        # ``set_navigation(destination)``: the state as the call leaves it (a delete's key names what goes)
+        return Prediction({k: v for e in set_fields for k, v in e.fields.items()}, effects=set_fields)
     args = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
     return Prediction(f"{step.tool.name} completed successfully" + (f" ({args})" if args else "") + ".", effects=[])
