@@ -4,8 +4,8 @@
 leaves it ``running``, and ``ignitionMode="STOP"`` ``stopped``: the tool's verb (or an argument whose value is
 itself such a verb, which says which way) names the state, the rest of its name names the thing, and the field
 is the thing's ``State``/``Status`` (``engineState``, ``pump_status``). The new value keeps the casing and the
-vocabulary of the old one (``RUNNING`` beside ``STOPPED``, ``on`` beside ``off``). Only a field the standing state already holds changes: nothing is
-invented for a thing the world does not have.
+vocabulary of the old one (``RUNNING`` beside ``STOPPED``, ``on`` beside ``off``). Only a field the standing
+state already holds changes: nothing is invented for a thing the world does not have.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
     from ..base import Step
 
 #: Verbs that switch a thing on or off, and the state each leaves it in (lifecycle verbs: ``roles.state_after``).
-_SWITCHES = {"open": "open", "start": "running", "stop": "stopped", "run": "running", "pause": "paused", "resume": "running",
-             "enable": "enabled", "disable": "disabled", "engage": "engaged", "release": "released",
+_SWITCHES = {"open": "open", "start": "running", "stop": "stopped", "run": "running", "pause": "paused",
+             "resume": "running", "enable": "enabled", "disable": "disabled", "engage": "engaged", "release": "released",
              "turnon": "on", "turnoff": "off", "on": "on", "off": "off"}
 _STATE_WORDS = ("state", "status")
 

@@ -15,13 +15,13 @@ A rule whose condition holds on the episode so far (:mod:`.learned_state`, read 
 episode's own answers; ``present``, below: a create whose key names what the episode holds)
 answers with the server's wording and flag, the call's values in it, and changes nothing; a ``value``
 condition (:func:`value_refused`) holds on the call's own value of an argument, whatever the state.
-``sets`` are fields a successful change sets, in the answer and in the ledger.
-``next`` is used by :mod:`.learned_envelope` to pick the first pending item. ``copies`` are answer
-fields that echo an argument of the call (``defaults``: what they show when the call leaves it out); ``counters`` count the tool's successful calls in the
-episode (plus the offset): both replace what the model answered in those fields. ``slots`` fill fields from
-the call and the episode (an earlier call's argument, a sentence with the call's values: :mod:`.learned_provenance`). A counter that is the id of
-the entity the call creates continues the episode's state instead (seed included), and the entity is stored
-under it.
+``sets`` are fields a successful change sets, in the answer and in the ledger. ``next`` is used by
+:mod:`.learned_envelope` to pick the first pending item. ``copies`` are answer fields that echo an argument
+of the call (``defaults``: what they show when the call leaves it out); ``counters`` count the tool's
+successful calls in the episode (plus the offset): both replace what the model answered in those fields.
+``slots`` fill fields from the call and the episode (an earlier call's argument, a sentence with the call's
+values: :mod:`.learned_provenance`). A counter that is the id of the entity the call creates continues the
+episode's state instead (seed included), and the entity is stored under it.
 """
 
 from __future__ import annotations

@@ -1,17 +1,16 @@
 """Listings of collections the catalog cannot create: the service's existing entities.
 
-``slack_list_channels`` or ``get_users`` on a catalog with no tool that makes channels or
-users still lists what the workspace has. The first listing invents a small, seeded set
-(three, or fewer when a ``limit`` asks) and records it in the ledger as *observed*, so
-later listings and reads by id agree with it. Keys follow the catalog's id convention when
-it shows one, else an opaque id starting with the noun's initial (``C7Q2M0ZK4TA`` for a
-channel, ``U...`` for a user), as many services write them. Persons get a handle, a real
-name and an email; the groups a workspace is divided into (channels, teams, projects) a team's
-name (``general``, ``engineering``); other entities their noun and number (``Label 1``). Deterministic: seeded per episode,
-collection and position, never by the step's generator. A collection some tool writes by
-place, naming no key (``set_cell(sheet, row, column)``), is content the agent fills, not a set
-the service has: its listing invents nothing. Neither does a computed figure (``get_stats``), nor a
-collection the records carry as an attribute (``add_entry(tags=[...])``: :mod:`.inline_tags` counts them).
+``slack_list_channels`` or ``get_users`` on a catalog with no tool that makes channels or users still lists
+what the workspace has. The first listing invents a small, seeded set (three, or fewer when a ``limit``
+asks) and records it in the ledger as *observed*, so later listings and reads by id agree with it. Keys
+follow the catalog's id convention when it shows one, else an opaque id starting with the noun's initial
+(``C7Q2M0ZK4TA`` for a channel, ``U...`` for a user), as many services write them. Persons get a handle, a
+real name and an email; the groups a workspace is divided into (channels, teams, projects) a team's name
+(``general``, ``engineering``); other entities their noun and number (``Label 1``). Deterministic: seeded
+per episode, collection and position, never by the step's generator. A collection some tool writes by place,
+naming no key (``set_cell(sheet, row, column)``), is content the agent fills, not a set the service has: its
+listing invents nothing. Neither does a computed figure (``get_stats``), nor a collection the records carry
+as an attribute (``add_entry(tags=[...])``: :mod:`.inline_tags` counts them).
 """
 
 from __future__ import annotations
