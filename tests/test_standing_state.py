@@ -87,3 +87,13 @@ async def test_an_action_whose_argument_names_a_field_of_the_state_sets_it_and_s
         tmp_path, car, ("set_route", {"destination": "2107 Channing Way, Berkeley"}), ("get_destination", {})))
     assert routed == {"destination": "2107 Channing Way, Berkeley"}
     assert read["destination"] == "2107 Channing Way, Berkeley"
+
+
+async def test_a_logout_clears_the_session_flag_the_state_holds(tmp_path: Path) -> None:
+    shop = {"name": "shop", "tools": [
+        bare_tool("shop_logout", "Log out of the shop.", {}),
+        bare_tool("get_session", "Get the current session.", {}),
+    ], "seed": {"session": [{"authenticated": True, "username": "ana"}]}}
+    out, session = (json_answer(r) for r in await world_calls(tmp_path, shop, ("shop_logout", {}), ("get_session", {})))
+    assert out == {"authenticated": False}
+    assert (session["authenticated"], session["username"]) == (False, "ana")

@@ -5,7 +5,8 @@ leaves it ``running``, and ``ignitionMode="STOP"`` ``stopped``: the tool's verb 
 itself such a verb, which says which way) names the state, the rest of its name names the thing, and the field
 is the thing's ``State``/``Status`` (``engineState``, ``pump_status``). The new value keeps the casing and the
 vocabulary of the old one (``RUNNING`` beside ``STOPPED``, ``on`` beside ``off``). Only a field the standing
-state already holds changes: nothing is invented for a thing the world does not have.
+state already holds changes: nothing is invented for a thing the world does not have. A login or logout sets
+the session flag the standing state holds (``authenticated: false`` after ``trading_logout``).
 """
 
 from __future__ import annotations
@@ -27,12 +28,18 @@ _SWITCHES = {"open": "open", "start": "running", "stop": "stopped", "run": "runn
 _STATE_WORDS = ("state", "status")
 
 
+#: Words of a name that open or close a session, and the session flag each leaves (``trading_logout``).
+_SESSION_WORDS = {"login": True, "logon": True, "signin": True, "logout": False, "logoff": False, "signout": False}
+#: Flags of a session the standing state holds.
+_SESSION_FLAGS = frozenset({"authenticated", "isauthenticated", "loggedin", "isloggedin", "signedin", "sessionactive"})
+
+
 @dataclass(frozen=True)
 class StateSwitch:
     collection: str
     key: str
     field: str
-    new: str
+    new: str | bool
 
     def effect(self) -> Effect:
         return Effect("update", self.collection, self.key, {self.field: self.new})
@@ -45,6 +52,8 @@ def _state_of(verb: str) -> str | None:
 def state_switch(step: Step) -> StateSwitch | None:
     """The standing state's field the call switches, and its new value; None when the call switches nothing."""
     tokens = [t.lower() for t in words(step.tool.name)]
+    if (session := _session_switch(step, tokens)) is not None:
+        return session
     if len(tokens) < 2:
         return None
     verb, thing = tokens[0], name_key("".join(tokens[1:]))
@@ -59,6 +68,19 @@ def state_switch(step: Step) -> StateSwitch | None:
         for field, old in entity.fields.items():
             if isinstance(old, str) and name_key(field) in {thing + w for w in _STATE_WORDS}:
                 return StateSwitch(entity.collection, entity.key, field, _cased(state, old))
+    return None
+
+
+def _session_switch(step: Step, tokens: list[str]) -> StateSwitch | None:
+    """A login or logout (``log_out``, ``trading_logout``) of a session whose flag the standing state holds."""
+    joined = ["".join(tokens[i:i + 2]) for i in range(len(tokens))] + tokens
+    opened = next((_SESSION_WORDS[w] for w in joined if w in _SESSION_WORDS), None)
+    if opened is None:
+        return None
+    for entity in standing(step):
+        for field, old in entity.fields.items():
+            if isinstance(old, bool) and name_key(field) in _SESSION_FLAGS:
+                return StateSwitch(entity.collection, entity.key, field, opened)
     return None
 
 
