@@ -341,3 +341,12 @@ SCENARIOS: dict[str, tuple[Path, Callable[[Call, str], Awaitable[list[Check]]]]]
 async def run_scenario(name: str, call: Call, tag: str = "") -> list[Check]:
     """Run the scenario ``name`` (a key of :data:`SCENARIOS`) through ``call``."""
     return await SCENARIOS[name][1](call, tag)
+
+
+def process_per_call_params() -> list[Any]:
+    """The scenarios as parameters of a test that starts a process per call: the issue tracker in the default
+    tier, the others (minutes of process starts) in the long tier (``-m slow``)."""
+    import pytest
+
+    return [pytest.param(name, marks=() if name == "issue-tracker" else pytest.mark.slow) for name in sorted(SCENARIOS)]
+

@@ -88,6 +88,7 @@ def assert_no_problems(reports: list[FuzzReport]) -> None:
     assert problems == [], f"{len(problems)} problems {dict(kinds)}:\n" + "\n".join(problems[:25])
 
 
+@pytest.mark.slow  # minutes: every recorded server learned and fuzzed (the long tier; CI runs it)
 async def test_worlds_learned_from_the_recorded_real_servers_answer_fuzzed_calls_without_a_crash(
         tmp_path: Path) -> None:
     servers = dev_servers()

@@ -23,7 +23,7 @@ from agentworld_mcp.state.ledger import Effect
 from agentworld_mcp.state.store import SqliteStore
 
 from .conftest import CLI, WORLDS, stdio_session
-from .scenarios import SCENARIOS, failures, run_scenario
+from .scenarios import SCENARIOS, failures, process_per_call_params, run_scenario
 
 TRACKER = WORLDS / "issue-tracker.yaml"
 
@@ -171,7 +171,7 @@ def test_a_file_that_is_not_a_state_file_is_refused(tmp_path):
         SqliteStore(junk)
 
 
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@pytest.mark.parametrize("name", process_per_call_params())
 async def test_consistency_scenarios_with_a_process_per_call(tmp_path, name):
     """The consistency suite (tests/scenarios.py), each call in a fresh `serve --state` process."""
     world, _ = SCENARIOS[name]

@@ -22,3 +22,9 @@ def test_readme_opens_with_a_serve_command_and_a_test_command():
 def test_ci_runs_the_readme_test_command_verbatim():
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
     assert _readme_commands()[1] in ci
+
+
+def test_ci_also_runs_the_long_tier_the_readme_command_leaves_out():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert "python -m pytest -m slow" in ci
+

@@ -23,7 +23,7 @@ from agentworld_mcp.errors import StateFileError
 from agentworld_mcp.state.store_redis import RedisStore
 
 from .conftest import CLI, WORLDS, free_port, http_session, listening, stdio_session
-from .scenarios import SCENARIOS, failures, run_scenario
+from .scenarios import SCENARIOS, failures, process_per_call_params, run_scenario
 
 TRACKER = WORLDS / "issue-tracker.yaml"
 
@@ -61,7 +61,7 @@ def url(redis_url: str) -> str:
     return f"{redis_url}/{next(_db)}"
 
 
-@pytest.mark.parametrize("name", sorted(SCENARIOS))
+@pytest.mark.parametrize("name", process_per_call_params())
 async def test_consistency_scenarios_with_a_process_per_call(url: str, name: str) -> None:
     world, _ = SCENARIOS[name]
     calls = 0
