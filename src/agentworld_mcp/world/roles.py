@@ -72,8 +72,8 @@ _STATE_VERBS = {"close": "closed", "reopen": "open", "complete": "completed", "a
                 "reject": "rejected", "merge": "merged", "lock": "locked", "unlock": "unlocked",
                 "activate": "active", "deactivate": "inactive", "suspend": "suspended", "restore": "active",
                 "uncomplete": "open", "finish": "completed"}
-#: Verbs whose act makes a record named after the act, not after its object: ``book_flight`` makes a booking
-#: (``booking_id``, cancelled by ``cancel_booking``), ``reserve_table`` a reservation.
+#: Verbs whose act makes a record named after the act, not after its object: ``book_room`` makes a booking
+#: (``booking_id``, which a cancel of the booking cancels), ``reserve_table`` a reservation.
 _NOMINAL_CREATES = {"book": "booking", "reserve": "reservation", "subscribe": "subscription", "enroll": "enrollment"}
 #: A state a tool name ends with, and the state it leaves the entity in (``mark_task_done``).
 _ENDING_STATES = {"done": "done", "completed": "completed", "complete": "completed", "closed": "closed",
@@ -286,7 +286,7 @@ def _infer(tool: JSONDict) -> ToolRole:
 
 
 def _nominal_act(tokens: list[str]) -> str | None:
-    """The verb of a name that makes a record named after the act (``book`` of ``book_flight``), if any."""
+    """The verb of a name that makes a record named after the act (``book`` of ``book_room``), if any."""
     return next((t for t in tokens[:2] if t in _NOMINAL_CREATES), None)
 
 
@@ -326,7 +326,7 @@ def _kind(tokens: list[str], description: str, annotations: JSONDict, props: JSO
         if found is None and token in _STATE_VERBS and len(tokens) > i + 1:
             found = "update"  # ``finalize_invoice``, ``archive_project``
         if found is None and token in _NOMINAL_CREATES and len(tokens) > i + 1:
-            found = "create"  # ``book_flight`` makes a booking
+            found = "create"  # ``book_room`` makes a booking
         if found:
             break
     said = described_change(description)

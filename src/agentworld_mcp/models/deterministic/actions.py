@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from ...world import values
 from ...world.roles import ToolRole
+from ...state.ledger import Effect
 from ..base import Prediction, Step
-from . import determined
+from . import determined, records
 from .bare_answers import bare_answer
 from .call_history import from_history
 from .env_state_verbs import state_switch
@@ -25,7 +26,7 @@ def action_answer(step: Step, role: ToolRole) -> Prediction:
     outputSchema with what the call and the standing state determine; only a tool with neither
     an outputSchema nor state to read acknowledges."""
     out = step.tool.output_schema
-    if not out and (switched := state_switch(step)) is not None:  # ``startEngine``: ``engineState: running``
+    if not out and (switched := state_switch(step)) is not None:  # ``startPump``: ``pumpState: running``
         answer = environment_answer(step, role) or bare_answer(step, role)
         body = answer.observation if answer is not None else {}
         if answer is None or not answer.is_error and isinstance(body, dict):
@@ -41,8 +42,15 @@ def action_answer(step: Step, role: ToolRole) -> Prediction:
         return Prediction(body, effects=determined.applied(step))
     if (promised := bare_answer(step, role)) is not None:  # the data its name and description promise
         return promised
-    if role.kind in ("action", "update") and (set_fields := determined.applied(step)):
-        # ``set_navigation(destination)``: the state as the call leaves it (a delete's key names what goes)
+    if role.kind in ("action", "update") and (set_fields := _standing_changes(step)):
+        # ``set_route(destination)``: the state as the call leaves it (a delete's key names what goes)
         return Prediction({k: v for e in set_fields for k, v in e.fields.items()}, effects=set_fields)
     args = ", ".join(f"{k}={v!r}" for k, v in step.arguments.items())
     return Prediction(f"{step.tool.name} completed successfully" + (f" ({args})" if args else "") + ".", effects=[])
+
+
+def _standing_changes(step: Step) -> list[Effect]:
+    """What the call's arguments set in the program's standing state: never in a record of a collection some tool
+    creates (``notify_item(id, priority)`` on the one item made so far sends something; it edits nothing)."""
+    created = {r.collection for r in records.model(step).roles.values() if r.kind == "create"}
+    return [e for e in determined.applied(step) if e.collection not in created]

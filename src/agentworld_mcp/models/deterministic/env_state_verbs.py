@@ -1,12 +1,12 @@
 """A verb that switches a thing's state sets the standing state's field for that thing's state.
 
-``startEngine(ignitionMode="START")`` on a vehicle whose standing state holds ``engineState: "stopped"``
-leaves it ``running``, and ``ignitionMode="STOP"`` ``stopped``: the tool's verb (or an argument whose value is
+``startPump(pumpMode="START")`` on a plant whose standing state holds ``pumpState: "stopped"``
+leaves it ``running``, and ``pumpMode="STOP"`` ``stopped``: the tool's verb (or an argument whose value is
 itself such a verb, which says which way) names the state, the rest of its name names the thing, and the field
-is the thing's ``State``/``Status`` (``engineState``, ``pump_status``). The new value keeps the casing and the
+is the thing's ``State``/``Status`` (``pumpState``, ``pump_status``). The new value keeps the casing and the
 vocabulary of the old one (``RUNNING`` beside ``STOPPED``, ``on`` beside ``off``). Only a field the standing
 state already holds changes: nothing is invented for a thing the world does not have. A login or logout sets
-the session flag the standing state holds (``authenticated: false`` after ``trading_logout``).
+the session flag the standing state holds (``authenticated: false`` after ``shop_logout``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ _SWITCHES = {"open": "open", "start": "running", "stop": "stopped", "run": "runn
 _STATE_WORDS = ("state", "status")
 
 
-#: Words of a name that open or close a session, and the session flag each leaves (``trading_logout``).
+#: Words of a name that open or close a session, and the session flag each leaves (``shop_logout``).
 _SESSION_WORDS = {"login": True, "logon": True, "signin": True, "logout": False, "logoff": False, "signout": False}
 #: Flags of a session the standing state holds.
 _SESSION_FLAGS = frozenset({"authenticated", "isauthenticated", "loggedin", "isloggedin", "signedin", "sessionactive"})
@@ -57,7 +57,7 @@ def state_switch(step: Step) -> StateSwitch | None:
     if len(tokens) < 2:
         return None
     verb, thing = tokens[0], name_key("".join(tokens[1:]))
-    for value in step.arguments.values():  # ``ignitionMode: STOP`` says which way a ``startEngine`` goes
+    for value in step.arguments.values():  # ``pumpMode: STOP`` says which way a ``startPump`` goes
         if isinstance(value, str) and _state_of(name_key(value)) is not None:
             verb = name_key(value)
             break
@@ -72,7 +72,7 @@ def state_switch(step: Step) -> StateSwitch | None:
 
 
 def _session_switch(step: Step, tokens: list[str]) -> StateSwitch | None:
-    """A login or logout (``log_out``, ``trading_logout``) of a session whose flag the standing state holds."""
+    """A login or logout (``log_out``, ``shop_logout``) of a session whose flag the standing state holds."""
     joined = ["".join(tokens[i:i + 2]) for i in range(len(tokens))] + tokens
     opened = next((_SESSION_WORDS[w] for w in joined if w in _SESSION_WORDS), None)
     if opened is None:
