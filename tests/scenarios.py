@@ -343,10 +343,10 @@ async def run_scenario(name: str, call: Call, tag: str = "") -> list[Check]:
     return await SCENARIOS[name][1](call, tag)
 
 
-def process_per_call_params() -> list[Any]:
-    """The scenarios as parameters of a test that starts a process per call: the issue tracker in the default
-    tier, the others (minutes of process starts) in the long tier (``-m slow``)."""
+def process_per_call_params(default: tuple[str, ...] = ("issue-tracker",)) -> list[Any]:
+    """The scenarios as parameters of a test that starts a process per call: those named in ``default`` in the
+    default tier, the others (minutes of process starts) in the long tier (``-m slow``)."""
     import pytest
 
-    return [pytest.param(name, marks=() if name == "issue-tracker" else pytest.mark.slow) for name in sorted(SCENARIOS)]
+    return [pytest.param(name, marks=() if name in default else pytest.mark.slow) for name in sorted(SCENARIOS)]
 

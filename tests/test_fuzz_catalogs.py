@@ -254,6 +254,7 @@ def plan_all(names: list[str]) -> tuple[dict[str, list[ToolPlan]], float]:
     return {name: plan(name) for name in names}, time.monotonic() - started
 
 
+@pytest.mark.slow  # every tool of every catalog over two transports (the long tier; the sweep stays in the default one)
 async def test_every_tool_of_every_catalog_answers_fuzzed_arguments_over_stdio_and_http() -> None:
     names = sorted(p.stem for p in CATALOGS.glob("*.json"))
     statuses: Counter[int] = Counter()

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from .realism.harness import CATALOGS
 from .realism.hostile import hostile_arguments
 from .realism.sweep import SweepReport, sweep
@@ -18,6 +20,7 @@ from .realism.sweep import SweepReport, sweep
 CALLS_PER_TOOL = 2
 
 
+@pytest.mark.slow  # every tool of every catalog (the long tier; CI runs it)
 async def test_every_tool_of_every_catalog_survives_hostile_values() -> None:
     names = sorted(p.stem for p in CATALOGS.glob("*.json"))
     reports: list[SweepReport] = await asyncio.gather(

@@ -102,6 +102,7 @@ async def test_worlds_learned_from_the_recorded_real_servers_answer_fuzzed_calls
     assert sum(r.calls for r in reports) >= 500  # a manifest or catalog that lost its tools would pass vacuously
 
 
+@pytest.mark.slow  # every BFCL class learned and fuzzed (the long tier; CI runs it)
 async def test_worlds_learned_from_bfcl_classes_as_sessions_answer_fuzzed_calls_without_a_crash(
         tmp_path: Path) -> None:
     pytest.importorskip("bfcl_eval", reason=f"bfcl-eval is not installed; install it with: {INSTALL}")

@@ -61,7 +61,7 @@ def url(redis_url: str) -> str:
     return f"{redis_url}/{next(_db)}"
 
 
-@pytest.mark.parametrize("name", process_per_call_params())
+@pytest.mark.parametrize("name", process_per_call_params(default=()))  # the file store keeps one in the default tier
 async def test_consistency_scenarios_with_a_process_per_call(url: str, name: str) -> None:
     world, _ = SCENARIOS[name]
     calls = 0
