@@ -108,3 +108,40 @@ async def test_a_new_entry_starts_on_the_day_the_servers_new_entries_showed(tmp_
         made = json_answer(await session.call_tool("add_entry", {"text": "Wrote the retro notes"}))
         read = json_answer(await session.call_tool("get_entry", {"entry_id": made["entry_id"]}))
         assert read["entry"]["date"] == day
+
+
+def learned_with_day_files(tmp_path: Path) -> Path:
+    """A session whose entries live in one file per day: a create answers the day's file and its time (10:00 where
+    the call gave none), a delete answers the key it was given and the file the entry was in (its ``source``)."""
+    old = {**OLD, "timestamp": "09:15", "source": "/store/2026-11-18.txt"}
+    other = {"id": "2", "date": "2026-11-19", "timestamp": "14:40", "text": "Fixed the importer",
+             "source": "/store/2026-11-19.txt"}
+    made = {"success": True, "entry_id": 3, "day_file": "/store/2026-11-24.txt", "timestamp": "10:00"}
+    calls = [
+        ("search_entries", {"query": "e"}, {"success": True, "entries": [old, other]}),
+        ("add_entry", {"text": "Planned the hiring round"}, made),
+        ("add_entry", {"text": "Call with the bank", "timestamp": "09:30"},
+         {**made, "entry_id": 4, "timestamp": "09:30"}),
+        ("delete_entry", {"entry_id": 2},
+         {"success": True, "entry_id": 2, "day_file": "/store/2026-11-19.txt", "message": "Entry 2 deleted"}),
+    ]
+    catalog = json.loads(json.dumps(CATALOG))
+    catalog["tools"][0]["inputSchema"]["properties"]["timestamp"] = {"type": "string"}
+    catalog["tools"].append({"name": "delete_entry", "description": "Delete an entry.", "inputSchema": KEY})
+    return learned_world(tmp_path, calls, catalog)
+
+
+async def test_a_delete_answers_the_entry_it_was_given_and_the_file_that_entry_was_in(tmp_path: Path) -> None:
+    async with stdio_session(str(learned_with_day_files(tmp_path))) as session:
+        gone = json_answer(await session.call_tool("delete_entry", {"entry_id": 1}))
+        assert (gone["entry_id"], gone["day_file"]) == (1, "/store/2026-11-18.txt")  # entry 1's, not entry 2's
+
+
+async def test_a_new_entry_answers_the_days_file_and_a_read_shows_the_time_its_create_answered(
+        tmp_path: Path) -> None:
+    async with stdio_session(str(learned_with_day_files(tmp_path))) as session:
+        made = json_answer(await session.call_tool("add_entry", {"text": "Wrote the retro notes"}))
+        assert (made["day_file"], made["timestamp"]) == ("/store/2026-11-24.txt", "10:00")
+        read = json_answer(await session.call_tool("get_entry", {"entry_id": made["entry_id"]}))
+        entry = read.get("entry", read)
+        assert entry["timestamp"] == "10:00"

@@ -16,6 +16,8 @@ Walking a recording call by call with :mod:`..models.deterministic.learned_state
 * **copies**: answer fields that are a copy of an argument in the recorded calls that passed it
   (``thoughtNumber`` echoes ``thoughtNumber``): two calls at least (or one long text), and more
   than three agreeing calls for each that did not;
+* **lookups**: fields that show a field of the entity the call names, under another name
+  (:mod:`.learn_lookups`);
 * **counters**: integer fields that count the tool's successful calls in the episode so far
   (``thoughtHistoryLength``: 1, 2, 3...), as ``{field: offset}``;
 * **slots**: fields filled from the call and its episode (``created_by: {{last.login.username}}``, a
@@ -43,6 +45,7 @@ from ..models.deterministic.learned_state import (
     History, answer_data, answer_text, conditions_of, failed, history_of, key_of, keyed_objects,
 )
 from ..world.catalog import Catalog
+from .learn_lookups import learn_lookups
 from .learn_provenance import learn_field_texts, learn_lasts, session_fields
 from .learn_value_rules import value_argument, value_condition
 from .proxy import JSONRPC_ERROR
@@ -193,6 +196,8 @@ def learn_behaviour(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
                 learned[tool]["defaults"] = defaults
         if counters:
             learned.setdefault(tool, {})["counters"] = counters
+        if lookups := {n: f for n, f in learn_lookups(walk, tool).items() if n not in copies and n not in counters}:
+            learned.setdefault(tool, {})["lookups"] = lookups
         slots = dict(walk.lasts.get(tool, {}))
         slots.update(learn_field_texts([(t, walk.before(t)) for t, _, _ in walk.by_tool[tool] if walk.is_main(t)],
                                        set(slots) | set(copies) | set(counters)))

@@ -8,6 +8,7 @@ of value (``email``, ``url``, ``*_at``, ``id``). Same generator state, same valu
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 import random
 import re
@@ -70,6 +71,14 @@ def _of_declared_type(value: Any, schema: JSONDict) -> bool:
     if schema.get("nullable") is True and value is None:  # OpenAPI 3.0's way of allowing null
         return True
     return any(of_json_type(value, n) for n in names if isinstance(n, str))
+
+
+def stated_default(schema: Any) -> tuple[bool, Any]:
+    """``(True, value)`` where ``schema`` states a default of its own type, else ``(False, None)``: a field an
+    answer lacks has the value its schema says it has when absent, not an invented one."""
+    if isinstance(schema, dict) and "default" in schema and _of_declared_type(schema["default"], schema):
+        return True, copy.deepcopy(schema["default"])
+    return False, None
 
 
 def timestamp(rng: random.Random) -> str:

@@ -163,7 +163,8 @@ def conform(value: Any, schema: Any, rng: random.Random, name: str = "") -> Any:
             if prop in value:
                 out[prop] = conform(value[prop], sub, rng, prop)
             elif prop in (schema.get("required") or ()):
-                out[prop] = values.generate(sub, rng, prop)
+                stated, default = values.stated_default(sub)
+                out[prop] = default if stated else values.generate(sub, rng, prop)
         if schema.get("additionalProperties", True) is not False:
             for prop, item in value.items():
                 out.setdefault(prop, item)

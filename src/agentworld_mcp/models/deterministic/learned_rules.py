@@ -36,6 +36,7 @@ from ...state.ledger import Effect
 from ..base import Prediction, Step
 from .learned_state import LEARNED_META, History, episode_history, learned
 from .failures import reads_as_failure
+from .learned_envelope import ENVELOPE_META
 from .learned_provenance import with_slots
 from .learned_text import templated, text_template
 
@@ -68,10 +69,11 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
                 return _ruled(step, rule)
     if computed(step):  # an engine or the keyspace computes this tool's answer: a template would only copy one
         return None
-    sets, copies, counters, slots, defaults = (m if isinstance(m := meta.get(k), dict) else {}
-                                               for k in ("sets", "copies", "counters", "slots", "defaults"))
+    sets, copies, counters, slots, defaults, lookups = (
+        m if isinstance(m := meta.get(k), dict) else {}
+        for k in ("sets", "copies", "counters", "slots", "defaults", "lookups"))
     sentence = text_template(step)
-    if not sets and not copies and not counters and not slots and sentence is None:
+    if not sets and not copies and not counters and not slots and not lookups and sentence is None:
         return None
     tool = dataclasses.replace(step.tool)
     tool.__dict__[_DONE] = True
@@ -80,6 +82,8 @@ def learned_answer(step: Step, predict: Callable[[Step], Prediction]) -> Predict
         answer = templated(step, answer, sentence)
     if not answer.is_error and isinstance(answer.observation, dict) and (copies or counters):
         answer = _echoed(step, answer, copies, counters, defaults)
+    if not answer.is_error and isinstance(answer.observation, dict) and lookups:
+        answer = _looked_up(step, answer, lookups)
     if slots:  # fields an earlier call or the call's own values fill (``learned_provenance.py``)
         answer = with_slots(step, answer, slots)
     if not sets:
@@ -179,12 +183,17 @@ def _echoed(step: Step, answer: Prediction, copies: JSONDict, counters: JSONDict
     argument out), and the counters counted, as the server did."""
     observation = dict(answer.observation)
     changed = False
+    fields = _envelope_fields(step)  # a field the envelope adds later (a delete's ``entry_id``) is copied too
     for name, arg in copies.items():
-        if name in observation and isinstance(arg, str) and arg in step.arguments:
+        if name not in observation and name not in fields:
+            continue
+        if isinstance(arg, str) and arg in step.arguments:
             observation[name], changed = step.arguments[arg], True
-        elif name in observation and defaults and name in defaults:
+        elif defaults and name in defaults:
             observation[name], changed = defaults[name], True
     effects = list(answer.effects or [])
+    if changed:  # the entity the call made holds what its answer showed (a later read shows the same time)
+        effects = [_shown_fields(step, e, observation, copies) for e in effects]
     if counters:
         done = 1 + sum(1 for t in step.episode.turns if t.tool == step.tool.name and not t.result.get("isError"))
         for name, offset in counters.items():
@@ -199,6 +208,43 @@ def _echoed(step: Step, answer: Prediction, copies: JSONDict, counters: JSONDict
         return answer
     return dataclasses.replace(answer, observation=observation, effects=effects, text=None if isinstance(
         answer.text, str) and answer.text.lstrip().startswith("{") else answer.text)
+
+
+def _looked_up(step: Step, answer: Prediction, lookups: JSONDict) -> Prediction:
+    """The answer with each looked-up field (``sim2real/learn_lookups.py``) showing the field of the entity the
+    call names as the episode holds it; a field whose entity the episode does not hold keeps the model's value."""
+    role = step.role
+    named = (step.arguments.get(a) for a in role.key_args)
+    key = next((str(v) for v in named if isinstance(v, (str, int)) and not isinstance(v, bool)), None)
+    if key is None:
+        return answer
+    held = step.episode.ledger.get(role.collection, role.scoped(step.arguments, key)) if role.collection else None
+    entity = held.fields if held is not None else episode_history(step).entities.get(key) or {}
+    fields, observation = _envelope_fields(step), dict(answer.observation)
+    for name, sources in lookups.items():
+        source = next((s for s in sources if isinstance(s, str) and s in entity), None) if isinstance(
+            sources, list) else None
+        if source is not None and (name in observation or name in fields):
+            observation[name] = entity[source]
+    if observation == answer.observation:
+        return answer
+    return dataclasses.replace(answer, observation=observation, text=None if isinstance(
+        answer.text, str) and answer.text.lstrip().startswith("{") else answer.text)
+
+
+def _shown_fields(step: Step, effect: Effect, observation: JSONDict, copies: JSONDict) -> Effect:
+    """``effect`` with the copied fields as the answer shows them, where it creates the tool's entity with them."""
+    if effect.op != "create" or effect.collection != step.role.collection:
+        return effect
+    shown = {n: observation[n] for n in copies if n in effect.fields and n in observation}
+    return dataclasses.replace(effect, fields={**effect.fields, **shown}) if shown else effect
+
+
+def _envelope_fields(step: Step) -> set[str]:
+    """The top-level fields the tool's learned envelope gives every success."""
+    envelope = (step.tool.definition.get("_meta") or {}).get(ENVELOPE_META)
+    fields = envelope.get("fields") if isinstance(envelope, dict) else None
+    return {f for f in fields if isinstance(f, str)} if isinstance(fields, list) else set()
 
 
 def _created(step: Step, effects: list[Effect], name: str, shown: Any) -> Effect | None:
