@@ -37,6 +37,7 @@ import re
 from collections import Counter
 from typing import Any
 
+from ..world.roles import is_id_name
 from ..world.values import leaves, same_value
 from ..models.deterministic.determined import name_key
 from ..models.deterministic.learned_envelope import template_text
@@ -411,7 +412,11 @@ def _defaults(walk: Walk, tool: str, copies: JSONDict) -> JSONDict:
     the one value it showed in the calls without the argument; with no such call, the one value the copies
     showed (``year: 2026``), the only value the server is known to take. Several values: none (the state's)."""
     out: JSONDict = {}
+    spec = walk.catalog.get(tool)
+    keys = set(spec.role.key_args) if spec is not None else set()
     for name, arg in copies.items():
+        if arg in keys or is_id_name(arg):  # an id the call names: no server default, only the session's entities
+            continue
         absent = [data[name] for turn, data in _main_answers(walk, tool) if arg not in turn.arguments and name in data]
         given = [turn.arguments[arg] for turn, _ in _main_answers(walk, tool) if arg in turn.arguments]
         seen = absent or given

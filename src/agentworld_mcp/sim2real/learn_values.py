@@ -26,7 +26,8 @@ Kinds, the first that holds wins:
   (that would memorise the training session's entities), never a text that holds the argument;
 * **const**: the same scalar in two answers or more; or, for an id-like field name or a boolean,
   the same value in every answer of two tools or more (a project id every tool shows);
-* **enum**: a small vocabulary of code-like words, or of words repeated;
+* **enum**: a small vocabulary of code-like words, or of words repeated; not one whose every word some
+  call of the session passed (``owner: priya`` an earlier create was given is that entity's data);
 * **minimum/maximum**: the range of an integer field.
 
 Never learned: a value that echoed the call's arguments, an entity's own key (a counter), a
@@ -190,8 +191,8 @@ def _cases(record: _Path, key_args: tuple[str, ...], enums: frozenset[str] = fro
     return (best[1], best[2]) if best is not None else None
 
 
-def _statistic(path: str, record: _Path, key_args: tuple[str, ...], enums: frozenset[str] = frozenset()
-               ) -> JSONDict | None:
+def _statistic(path: str, record: _Path, key_args: tuple[str, ...], enums: frozenset[str] = frozenset(),
+               addressed: frozenset[str] = frozenset()) -> JSONDict | None:
     """The path's statistic from this tool's answers alone, or None."""
     values = [v for _, vs in record.shown for v in vs]
     if record.keyed or not values or record.counted:
@@ -211,10 +212,10 @@ def _statistic(path: str, record: _Path, key_args: tuple[str, ...], enums: froze
     if any(v is None for v in values):  # sometimes null: what decides it is not in the answers
         return None
     forms = Counter(_form(v) for v in values)
-    if len(forms) == 1 and len(record.shown) >= 2:
-        return {"const": values[0]}
+    if len(forms) == 1 and len(record.shown) >= 2 and not (isinstance(values[0], str) and values[0] in addressed):
+        return {"const": values[0]}  # not a word the calls gave (every event ``maya``'s because the calls said so)
     if all(isinstance(v, str) and _CODE.fullmatch(v) for v in values) and len(forms) <= MAX_VOCABULARY \
-            and len(values) >= 2:
+            and len(values) >= 2 and not all(str(v) in addressed for v in values):
         return {"enum": [json.loads(f) for f, _ in forms.most_common()]}
     if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         return {"minimum": min(0, min(values)), "maximum": max(values)}
@@ -229,7 +230,7 @@ def _fixed_clock(record: _Path, values: list[Any]) -> bool:
         and len(values[0]) <= 64
 
 
-def _pooled(per_tool: dict[str, dict[str, _Path]], addressed: set[str]) -> dict[str, JSONDict]:
+def _pooled(per_tool: dict[str, dict[str, _Path]], addressed: frozenset[str]) -> dict[str, JSONDict]:
     """Per field name, what every answer of two tools or more showed under it (see the module doc): one
     value of an id-like name (a session's project id), of a boolean (``success: true``) or a word no call
     passed (``project_name``); else a vocabulary of code-like words (``previous_status``). A field that
@@ -259,7 +260,8 @@ def _pooled(per_tool: dict[str, dict[str, _Path]], addressed: set[str]) -> dict[
             if (id_like or word) and value not in addressed or isinstance(value, bool):
                 out[name] = {"const": value}
                 continue
-        if all(isinstance(v, str) and _CODE.fullmatch(v) for v in shown) and len(forms) <= MAX_VOCABULARY:
+        if all(isinstance(v, str) and _CODE.fullmatch(v) for v in shown) and len(forms) <= MAX_VOCABULARY \
+                and not all(str(v) in addressed for v in shown):  # words the calls gave: the session's data
             out[name] = {"enum": [json.loads(f) for f, _ in forms.most_common()]}
     return out
 
@@ -360,7 +362,7 @@ def learn_values(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> d
         for turn in turns:
             by_tool.setdefault(turn.tool, []).append(turn)
     per_tool = {tool: tool_paths(turns) for tool, turns in by_tool.items() if catalog.get(tool) is not None}
-    addressed = {str(v) for turns in by_tool.values() for t in turns for v in leaves(t.arguments)}
+    addressed = frozenset(str(v) for turns in by_tool.values() for t in turns for v in leaves(t.arguments))
     pooled = _pooled(per_tool, addressed)
     out: dict[str, JSONDict] = {}
     empties = empty_lists({t: turns for t, turns in by_tool.items() if t in per_tool})
@@ -371,7 +373,7 @@ def learn_values(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> d
         enums = frozenset(n for n, p in properties.items() if isinstance(p, dict) and p.get("enum"))
         found: JSONDict = {}
         for path, record in paths.items():
-            statistic = _statistic(path, record, key_args, enums)
+            statistic = _statistic(path, record, key_args, enums, addressed)
             shared = pooled.get(leaf_name(path))
             if shared is not None and (not record.keyed or "const" in shared) and _widens(statistic, shared, record):
                 statistic = shared

@@ -52,10 +52,10 @@ _VERBS: dict[Kind, tuple[str, ...]] = {
 }
 _PREPOSITIONS = ("by", "to", "from", "a", "an", "the", "for", "in", "of", "with", "on", "into")
 #: Identifier-like argument names, most specific first.
-ID_NAMES = ("id", "uuid", "key", "path", "slug", "number", "email", "name", "filename", "handle", "username", "login")
+ID_NAMES = ("id", "uid", "uuid", "key", "path", "slug", "number", "email", "name", "filename", "handle", "username", "login")
 _ID_SUFFIXES = ("_id", "Id", "_uuid", "_key", "_path", "Path", "_number", "_name", "Name")
 #: Names the service itself assigns to a new entity (so create generates them).
-_GENERATED_IDS = ("id", "uuid", "number", "key", "slug")
+_GENERATED_IDS = ("id", "uid", "uuid", "number", "key", "slug")
 #: Arguments of list/search tools that shape the page, not the selection.
 PAGINATION_ARGS = frozenset({
     "page", "per_page", "perPage", "page_size", "pageSize", "limit", "offset", "cursor", "after", "before",

@@ -30,6 +30,11 @@ JSONDict = dict[str, Any]
 ID_FORMATS_META = "agentworld/id_formats"
 _COUNTED = re.compile(r"([A-Za-z][A-Za-z_.:/-]*?[_.:/-]?)(\d+)")
 _PREFIXED = re.compile(r"([A-Za-z]{1,12}[_-])([A-Za-z0-9]{6,64})")
+#: The separators of a templated id (its runs of letters and digits lie between them).
+_RUNS = re.compile(r"([^A-Za-z0-9]+)")
+#: Fields that hold their own object's id (``uid`` of a calendar event).
+_OWN_KEYS = ("id", "uid", "uuid")
+_SLOT = re.compile(r"\{(\d+)\}")
 
 
 def infer_format(values: Iterable[str]) -> JSONDict | None:
@@ -55,18 +60,52 @@ def infer_format(values: Iterable[str]) -> JSONDict | None:
             lower = string.ascii_lowercase if used & set(string.ascii_lowercase[6:]) else "abcdef"  # hex, or letters
             alphabet = "".join(a for a in (string.digits, lower, string.ascii_uppercase) if used & set(a))
             return {"prefix": prefixes.pop(), "random": lengths.pop(), "alphabet": alphabet}
-    return None
+    return _templated(seen)
+
+
+def _templated(seen: list[str]) -> JSONDict | None:
+    """A format of random runs between fixed parts (``8-4-4-4-12`` hex groups, ``...@cal-host``): every value
+    split alike at its separators, each run either one text in all values or random of one length. Two
+    values at least, and eight random characters or more, or it is no id format."""
+    if len(seen) < 2:
+        return None
+    parts = [_RUNS.split(v) for v in seen]
+    if len({len(p) for p in parts}) != 1:
+        return None
+    template, runs = [], []
+    for position, pieces in enumerate(zip(*parts)):
+        if position % 2 or len(set(pieces)) == 1:  # a separator, or a run every value shares
+            if position % 2 == 0 and "{" in pieces[0]:
+                return None
+            template.append(pieces[0])
+            continue
+        if len({len(p) for p in pieces}) != 1 or len(pieces[0]) < 3:
+            return None
+        runs.append("".join(pieces))
+        template.append("{" + str(len(pieces[0])) + "}")
+    if sum(len(r) for r in runs) < 8 * len(seen):  # too little randomness for an id (``a1``, ``b2``)
+        return None
+    used = set("".join(runs))
+    lower = string.ascii_lowercase if used & set(string.ascii_lowercase[6:]) else "abcdef"
+    alphabet = "".join(a for a in (string.digits, lower, string.ascii_uppercase) if used & set(a))
+    return {"template": "".join(template), "alphabet": alphabet}
 
 
 def render(fmt: JSONDict, number: int, seed: str) -> str | None:
     """The ``number``-th id of ``fmt`` (its random suffix drawn from ``seed``); None for a format it cannot read."""
     prefix = fmt.get("prefix")
     if not isinstance(prefix, str):
-        return None
+        prefix = ""
+        if not isinstance(fmt.get("template"), str):
+            return None
     counter = fmt.get("counter")
     if isinstance(counter, int) and not isinstance(counter, bool):
         return f"{prefix}{number:0{counter}d}" if counter else f"{prefix}{number}"
     length, alphabet = fmt.get("random"), fmt.get("alphabet")
+    template = fmt.get("template")
+    if isinstance(template, str) and isinstance(alphabet, str) and alphabet:
+        rng = random.Random(f"{seed}:{template}:{number}")
+        return _SLOT.sub(lambda m: "".join(rng.choice(alphabet) for _ in range(int(m.group(1)))), template)
     if isinstance(length, int) and isinstance(alphabet, str) and alphabet:
         rng = random.Random(f"{seed}:{prefix}:{number}")
         return prefix + "".join(rng.choice(alphabet) for _ in range(length))
@@ -117,7 +156,7 @@ def ids_in(answer: Any, collection: str | None, given: set[str]) -> list[tuple[s
         for key, sub in value.items():
             if isinstance(sub, str) and sub not in given:
                 stem = id_stem(key) if key.endswith(("Id", "_id")) else None
-                owner = within if key.lower() == "id" else collection_name(stem) if stem else None
+                owner = within if key.lower() in _OWN_KEYS else collection_name(stem) if stem else None
                 if owner:
                     found.append((owner, sub))
             elif isinstance(sub, (dict, list)):
