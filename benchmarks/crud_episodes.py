@@ -361,6 +361,8 @@ class Episode:
         skip = set(call.fixed) | set(call.role.scope_args)
         self.created = {k: v for k, v in fields.items() if k not in skip and _showable(v, _item_props(call).get(k))}
         self.context = {k: v for k, v in args.items() if k not in call.fixed}
+        if fields is not args:  # a batch item's scope (its ``calendarId``) is the one later calls name, as an agent would
+            self.context.update({k: v for k, v in fields.items() if k not in self.context})
         answer = await self.call(call, args)
         self.key = None if answer.is_error else self.key_from(call, answer, fields)
         # the answer must show what was made: its key or a value the create set

@@ -205,6 +205,8 @@ def _namespace(names: list[str]) -> int:
     while all(len(w) > shared + 1 for w in split) and len({w[shared] for w in split}) == 1:
         if split[0][shared] in ALL_VERBS:  # ``get_a``, ``get_b``: a verb, whatever its place
             break
+        if all(len(w) == shared + 2 and w[-1] in ALL_VERBS for w in split):  # ``probe_create``, ``probe_get``:
+            break  # the one entity's noun, not a namespace, where only verbs would be left
         shared += 1
     return shared
 

@@ -120,7 +120,9 @@ def is_id_name(name: str) -> bool:
 
 
 def id_stem(name: str) -> str | None:
-    """``issue_id`` / ``issueId`` / ``issue_number`` -> ``issue``; ``id`` -> None."""
+    """``issue_id`` / ``issueId`` / ``IssueID`` / ``issue_number`` -> ``issue``; ``id``, ``UUID`` -> None."""
+    if name.endswith("ID") and len(name) > 2 and name[-3].islower():  # APIs that keep their capitals: ``RecordID``
+        return "_".join(words(name[:-2]))
     for suffix in ("_gid", "Gid", "_id", "Id", "_uuid", "_key", "_number", "_name", "Name", "Number", "Key", "Uuid"):
         if name.endswith(suffix) and len(name) > len(suffix):
             return "_".join(words(name[: -len(suffix)]))
