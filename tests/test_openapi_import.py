@@ -115,6 +115,7 @@ def test_every_imported_tool_answers_without_a_protocol_error_or_an_invalid_stru
     assert not [p for r in sweeps for p in r.problems], summary
 
 
+@pytest.mark.slow  # long tier: CI runs it
 @needs_directory
 def test_the_first_call_on_the_whole_github_world_answers_instead_of_stalling(tmp_path: Path) -> None:
     # The first call of a world derives its bare catalog (models/deterministic/served.py), whose conventions read every

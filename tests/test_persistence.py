@@ -39,6 +39,7 @@ async def test_a_world_survives_a_server_restart(tmp_path):
         assert other.isError  # another episode never saw it
 
 
+@pytest.mark.slow  # long tier: CI runs it (python -m pytest -m slow)
 def test_concurrent_processes_on_one_episode_serialise(tmp_path):
     """Six `agentworld-mcp call` processes at once: six distinct issues, six turns, none lost."""
     state = tmp_path / "state.db"

@@ -131,6 +131,7 @@ async def _load(url: str, episode: str, stop: asyncio.Event) -> None:
         return
 
 
+@pytest.mark.slow  # long tier: CI runs it (python -m pytest -m slow)
 async def test_kill_9_mid_load_never_leaves_a_line_for_an_uncommitted_turn_nor_reuses_a_turn_number(tmp_path):
     state, record = tmp_path / "state.db", tmp_path / "traj.jsonl"
     for round_ in range(5):

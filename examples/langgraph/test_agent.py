@@ -179,7 +179,8 @@ async def test_threads_are_isolated_worlds(way: str, request: pytest.FixtureRequ
         assert await agent.ask(first, "how many open issues?") == "1 open issue: #2"
 
 
-@pytest.mark.parametrize("way", ["simulated_tools", "tool_node_wrapper", "mcp_http"])
+@pytest.mark.parametrize("way", ["simulated_tools", "tool_node_wrapper",
+                                 pytest.param("mcp_http", marks=pytest.mark.slow)])  # over HTTP: the long tier
 async def test_twenty_concurrent_threads_keep_isolated_state(way: str, request: pytest.FixtureRequest) -> None:
     """Twenty conversations at once, each filing its own report: every one sees only its own."""
     async with connect(way, request) as agent:
