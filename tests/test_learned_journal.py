@@ -145,3 +145,25 @@ async def test_a_new_entry_answers_the_days_file_and_a_read_shows_the_time_its_c
         read = json_answer(await session.call_tool("get_entry", {"entry_id": made["entry_id"]}))
         entry = read.get("entry", read)
         assert entry["timestamp"] == "10:00"
+
+
+async def test_a_todo_listing_lists_the_entries_a_todo_create_made_and_no_other_entry(tmp_path: Path) -> None:
+    """Todos are entries (``create_todo`` answers ``entry_id``, ``get_entry`` reads it): ``list_todos`` lists the
+    entries a todo create made, by their own ids, not the diary entries beside them."""
+    todo = {"id": 3, "status": "pending", "description": "Renew the certificate"}
+    calls = [
+        ("add_entry", {"text": "Planned the hiring round"}, {"success": True, "entry_id": 2}),
+        ("create_todo", {"description": todo["description"]}, {"success": True, "entry_id": 3}),
+        ("get_entry", {"entry_id": 3}, {"success": True, "entry": {"id": "3", "text": todo["description"]}}),
+        ("list_todos", {}, {"success": True, "todos": [todo]}),
+    ]
+    catalog = json.loads(json.dumps(CATALOG))
+    catalog["tools"] += [
+        {"name": "create_todo", "description": "Add a todo.", "inputSchema": {
+            "type": "object", "properties": {"description": {"type": "string"}}, "required": ["description"]}},
+        {"name": "list_todos", "description": "List the todos.", "inputSchema": {"type": "object", "properties": {}}}]
+    async with stdio_session(str(learned_world(tmp_path, calls, catalog))) as session:
+        made = json_answer(await session.call_tool("create_todo", {"description": "Book the venue"}))
+        json_answer(await session.call_tool("add_entry", {"text": "Lunch with the design team"}))
+        listed = json_answer(await session.call_tool("list_todos", {}))["todos"]
+        assert [(t["id"], t["description"]) for t in listed] == [(made["entry_id"], "Book the venue")]

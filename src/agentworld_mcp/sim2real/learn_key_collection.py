@@ -9,6 +9,8 @@ arguments pass) names the noun of another collection, and the recording shows th
 ``_meta.agentworld/role`` gets that ``collection`` (and the key argument, for a tool that addresses one). Only a
 create whose made id is named so moves its collection; the other tools of that collection follow it. A tool that
 merely passes another collection's id (a booking paid with a card) refers to that thing and stays where it is.
+A listing of the moved create's collection (``list_todos``) follows it and lists only what those creates made
+(``models/deterministic/made_by.py``).
 """
 
 from __future__ import annotations
@@ -94,6 +96,18 @@ def add_key_collection_meta(data: JSONDict, compiled: Catalog, episodes: dict[st
         meta[ROLE_META] = role
         tool["_meta"] = meta
         moved.add(target)
+    for tool in tools:  # a listing of a moved create's things lists what those creates made there
+        spec = compiled.get(str(tool.get("name")))
+        if spec is None or spec.role.kind not in ("list", "search") or spec.role.collection not in sources:
+            continue
+        made_by = sorted(str(t.get("name")) for t in tools if (o := compiled.get(str(t.get("name")))) is not None
+                         and o.role.kind == "create" and o.role.collection == spec.role.collection)
+        meta = dict(tool.get("_meta") or {})
+        role = dict(meta.get(ROLE_META) or {})
+        role["collection"] = sources[spec.role.collection]
+        role["extra"] = {**(role.get("extra") or {}), "made_by": made_by}
+        meta[ROLE_META] = role
+        tool["_meta"] = meta
     for target in moved:
         _shared_counters(data, compiled, turns, target)
 

@@ -590,6 +590,12 @@ def _list(step: Step, role: ToolRole) -> Prediction:
     return _listed(step, role, [role])
 
 
+def _key_as(key: str, schema: JSONDict | None, field: str) -> Any:
+    """``key`` as the item schema types its key field (``4``, not ``"4"``, where it is an integer)."""
+    declared = ((schema or {}).get("properties") or {}).get(field) or {}
+    return int(key) if declared.get("type") == "integer" and key.isdigit() else key
+
+
 def _lists_records(schema: JSONDict | None) -> bool:
     """Whether an answer of ``schema`` holds records: an array of objects at its top or one level down."""
     props = (schema or {}).get("properties") or {}
@@ -617,6 +623,11 @@ def _listed(step: Step, role: ToolRole, collections: list[ToolRole]) -> Predicti
         schema = item_schema(step, within, many=True)
         found += [(f, e, within) for e in step.episode.ledger.items(within.collection) for f in occurrences(e.fields, series)
                   if matches(f, step.arguments, within, schema, step) and records.active(step, within, f)]
+    if role.extra.get("made_by"):  # ``list_todos`` of a journal: the entries a todo create made (made_by.py)
+        from .made_by import made_keys
+
+        made = made_keys(step, role.extra["made_by"])
+        found = [hit for hit in found if hit[1].key in made]
     if series is not None:  # occurrences of series beside single items, in the order the description states
         from .intervals import described_order
 
@@ -638,6 +649,9 @@ def _listed(step: Step, role: ToolRole, collections: list[ToolRole]) -> Predicti
     items, effects = [], []
     for shown, entity, within in found[page.start:page.end] if page else found:
         fields, filled = _filled(step, within, entity)
+        if role.extra.get("made_by"):  # a todo listed by its entry's key, typed as the listing types it
+            fields = {**fields, role.key_field: _key_as(entity.key, item_schema(step, within, many=True),
+                                                        role.key_field)}
         items.append({**fields, **{k: v for k, v in shown.items() if entity.fields.get(k) != v}})  # an occurrence's times
         effects += filled
     body = render_list(step, role, items)
