@@ -40,6 +40,7 @@ CATALOG = {"tools": [
     _tool("git_checkout", "Switches branches", branch_name=STR),
     _tool("git_tag", "Create, list or delete tags", tag_name=STR),
     _tool("git_diff_unstaged", "Shows changes in the working directory that are not yet staged"),
+    _tool("git_blame", "Show what revision and author last modified each line of a file", file_path=STR),
     {"name": "write_file", "description": "Create a new file or overwrite an existing file with new content.",
      "inputSchema": {"type": "object", "properties": {"path": STR, "content": STR}, "required": ["path", "content"]}},
 ]}
@@ -107,6 +108,23 @@ async def test_a_branch_created_and_checked_out_keeps_its_own_commits_and_tags_l
         assert "First" in log and "Second" not in log
         missing = await session.call_tool("git_checkout", {"repo_path": "/repo", "branch_name": "nope"})
         assert missing.isError and "pathspec 'nope' did not match any file(s) known to git" in _text(missing)
+
+
+async def test_blame_names_for_each_line_the_commit_and_author_that_last_changed_it(world: Path) -> None:
+    async with stdio_session(str(world)) as session:
+        await _ok(session, "git_init", repo_path="/repo")
+        await _ok(session, "write_file", path="/repo/hours.txt", content="Mon 9-17\nTue 9-17\n")
+        await _ok(session, "git_add", repo_path="/repo", files=["hours.txt"])
+        first = await _ok(session, "git_commit", repo_path="/repo", message="Opening hours")
+        await _ok(session, "write_file", path="/repo/hours.txt", content="Mon 9-17\nTue 10-18\nWed 9-12\n")
+        await _ok(session, "git_add", repo_path="/repo", files=["hours.txt"])
+        second = await _ok(session, "git_commit", repo_path="/repo", message="Later on Tuesdays")
+        blamed = (await _ok(session, "git_blame", repo_path="/repo", file_path="hours.txt")).splitlines()
+        short = [line.split("]")[0].split()[-1] for line in (first, second)]  # ``[main abc1234] ...``
+        assert [line[:7] for line in blamed] == [short[0], short[1], short[1]]
+        assert blamed[1].endswith("Tue 10-18") and " 2) " in blamed[1]
+        missing = await session.call_tool("git_blame", {"repo_path": "/repo", "file_path": "nope.txt"})
+        assert missing.isError and "no such path 'nope.txt'" in _text(missing)
 
 
 def test_a_plain_file_catalog_is_not_taken_for_a_repository() -> None:

@@ -4,7 +4,7 @@ What selects it. A catalog whose tools are git commands: at least three tools na
 (``status``, ``add``, ``commit``, ``log``, ``branch``, ``checkout``, ``diff``...; ``git_status``
 and ``status`` alike) in a catalog whose tool names or descriptions say git or repository. A
 ``commit`` tool of a database catalog is not claimed. Remote operations (clone, fetch, push,
-pull), worktrees, blame, rebase and the like are left to the record model.
+pull), worktrees, rebase and the like are left to the record model.
 
 What it does. The repository (:mod:`.git_repo`) is ledger state: commits with sha-1 ids computed
 over their content, branches, HEAD, tags, the index and stashes; the working tree is the file
@@ -30,7 +30,7 @@ from .git_repo import SESSION, GitError, Repo, repo_path
 
 JSONDict = dict[str, Any]
 #: Tools of these words are not modelled (remotes, worktrees, history rewriting): the record model answers.
-_LEFT = {"remote", "remotes", "fetch", "push", "pull", "clone", "worktree", "blame", "cherry", "pick", "rebase",
+_LEFT = {"remote", "remotes", "fetch", "push", "pull", "clone", "worktree", "cherry", "pick", "rebase",
          "reflog", "clean", "changelog", "wrapup", "clear", "bisect", "submodule", "config", "instructions"}
 #: One word of the tool's name -> the operation, with arguments the name implies.
 _WORDS: dict[str, tuple[str, JSONDict]] = {
@@ -38,7 +38,7 @@ _WORDS: dict[str, tuple[str, JSONDict]] = {
     "log": ("log", {}), "history": ("log", {}), "branch": ("branch", {}), "branches": ("branch", {}),
     "checkout": ("checkout", {}), "switch": ("checkout", {}), "tag": ("tag", {}), "tags": ("tag", {}),
     "diff": ("diff", {}), "show": ("show", {}), "merge": ("merge", {}), "init": ("init", {}),
-    "reset": ("reset", {}), "stash": ("stash", {}),
+    "reset": ("reset", {}), "stash": ("stash", {}), "blame": ("blame", {}), "annotate": ("blame", {}),
 }
 #: Arguments of a hosted service's API (an account's repository), not of a local repository.
 _HOSTED = {"owner", "org", "organization", "workspace", "project_id", "projectId"}

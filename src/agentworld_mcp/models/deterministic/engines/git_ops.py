@@ -709,10 +709,52 @@ def do_stash(c: Call) -> Done:
     raise GitError(f"error: unknown stash operation '{mode}'")
 
 
+# -- blame -----------------------------------------------------------------------------------------------
+
+
+def do_blame(c: Call) -> Done:
+    """Each line of a file at a revision with the commit that last changed it: the file's versions along the
+    first-parent chain, oldest first, each version's unchanged lines keeping their commit (``difflib``)."""
+    repo = c.repo
+    raw = c.text("filePath", "file_path", "path", "file", "filename")
+    if not raw:
+        raise GitError("fatal: no file named; pass the file to blame")
+    ref = c.text("revision", "ref", "commit", "rev") or "HEAD"
+    sha = repo.resolve(ref)
+    if sha is None:
+        raise GitError(f"fatal: ambiguous argument '{ref}': unknown revision or path not in the working tree.")
+    rel = _rel(repo, raw)
+    if rel not in repo.tree(sha):
+        raise GitError(f"fatal: no such path '{rel}' in {ref}")
+    chain: list[str] = []
+    at: str | None = sha
+    while at is not None and at in repo.commits and len(chain) < 2_000:
+        chain.append(at)
+        parents = repo.commits[at]["parents"]
+        at = parents[0] if parents else None
+    owners: list[str] = []
+    lines: list[str] = []
+    for commit in reversed(chain):
+        tree = repo.tree(commit)
+        new = _lines(tree[rel]) if rel in tree else []
+        kept = [commit] * len(new)
+        for a, b, size in difflib.SequenceMatcher(None, lines, new, autojunk=False).get_matching_blocks():
+            kept[b:b + size] = owners[a:a + size]
+        owners, lines = kept, new
+    rows = []
+    for number, (owner, line) in enumerate(zip(owners, lines), 1):
+        made = repo.commits[owner]
+        rows.append({"commithash": owner, "linenumber": number, "author": made["author"],
+                     "timestamp": made["time"], "content": line.rstrip("\n")})
+    text = "\n".join(f"{r['commithash'][:8]} ({r['author']} {_git_date(int(r['timestamp']))} {r['linenumber']}) "
+                     f"{r['content']}" for r in rows)
+    return Done({"filepath": raw, "lines": rows, "totallines": len(rows)}, text)
+
+
 OPS: dict[str, Callable[[Call], Done]] = {
     "status": do_status, "set_dir": do_set_dir, "init": do_init, "add": do_add, "commit": do_commit, "log": do_log,
     "branch": do_branch, "tag": do_tag, "checkout": do_checkout, "merge": do_merge, "diff": do_diff, "show": do_show,
-    "reset": do_reset, "stash": do_stash,
+    "reset": do_reset, "stash": do_stash, "blame": do_blame,
 }
 
 __all__ = ["OPS", "Call", "Done", "changes", "status_facts"]
