@@ -167,3 +167,28 @@ async def test_a_todo_listing_lists_the_entries_a_todo_create_made_and_no_other_
         json_answer(await session.call_tool("add_entry", {"text": "Lunch with the design team"}))
         listed = json_answer(await session.call_tool("list_todos", {}))["todos"]
         assert [(t["id"], t["description"]) for t in listed] == [(made["entry_id"], "Book the venue")]
+
+
+async def test_a_new_entrys_tags_are_the_tags_given_then_the_hashtags_its_text_carries(tmp_path: Path) -> None:
+    """The recording showed every new entry tagged with the ``#tags`` of its text after the ``tags`` it was given;
+    an entry changed before it was read (its tags edited) is no evidence of how entries start."""
+    calls = [
+        ("add_entry", {"text": "Hiring plan #planning #hiring"}, {"success": True, "entry_id": 4}),
+        ("add_entry", {"text": "Bank call #sso", "tags": ["bank"]}, {"success": True, "entry_id": 5}),
+        ("add_entry", {"text": "Retro notes"}, {"success": True, "entry_id": 6}),
+        ("update_entry", {"entry_id": 6, "tags": ["retro"]}, {"success": True, "entry_id": 6}),
+        ("search_entries", {"query": "e"}, {"success": True, "entries": [
+            {"id": "4", "text": "Hiring plan #planning #hiring", "tags": ["planning", "hiring"]},
+            {"id": "5", "text": "Bank call #sso", "tags": ["bank", "sso"]},
+            {"id": "6", "text": "Retro notes", "tags": ["retro"]}]}),
+    ]
+    catalog = json.loads(json.dumps(CATALOG))
+    catalog["tools"][0]["inputSchema"]["properties"]["tags"] = {"type": "array", "items": {"type": "string"}}
+    catalog["tools"].append({"name": "update_entry", "description": "Update an entry's tags.", "inputSchema": {
+        "type": "object", "properties": {"entry_id": {"type": "integer"}, "tags": {"type": "array",
+                                                                                   "items": {"type": "string"}}},
+        "required": ["entry_id"]}})
+    async with stdio_session(str(learned_world(tmp_path, calls, catalog))) as session:
+        made = json_answer(await session.call_tool("add_entry", {"text": "Vendor review #billing", "tags": ["q4"]}))
+        read = json_answer(await session.call_tool("get_entry", {"entry_id": made["entry_id"]}))
+        assert read.get("entry", read)["tags"] == ["q4", "billing"]

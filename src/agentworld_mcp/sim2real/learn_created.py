@@ -4,10 +4,12 @@ created (served by ``models/deterministic/learned_created.py``, whose doc shows 
 A create's answer often shows only its key (``{"ok": true, "uid": ...}``); a later listing shows the
 whole entity (``all_day: false, done: false, done_at: null``). For each create tool, the entities
 its answers keyed are followed into every later successful answer that shows an object with that
-key; a field no create argument named, with one value on every such entity (two at least), is its
-starting value. A boolean that was true exactly where an argument was a date, not a date-time
+key (for tags, only until a call that may change the entity names it); a field no create argument
+named, with one value on every such entity (two at least), is its starting value. A boolean that was true exactly where an argument was a date, not a date-time
 (``all_day`` for ``start: 2026-12-12``), is written as that argument's form; one shown only on the
-entities made with some argument (``recurring: true`` with an ``rrule``) as ``only_with`` it.
+entities made with some argument (``recurring: true`` with an ``rrule``) as ``only_with`` it; a list of words
+that was, on every entity, the ``#tags`` written in a text argument after the list argument of its name
+(``tags: [planning]`` for ``text: "Hiring plan #planning"``) as ``tags_of`` that argument.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import datetime as dt
 import re
 from typing import Any
 
-from ..models.deterministic.learned_created import CREATED_META
+from ..models.deterministic.learned_created import CREATED_META, merged_tags
 from ..models.deterministic.learned_instants import parsed
 from ..models.deterministic.learned_state import answer_data, failed
 from ..world.catalog import Catalog
@@ -61,15 +63,54 @@ def _shown(turns: list[RecordedTurn], key_field: str) -> dict[str, list[JSONDict
     return out
 
 
+def _first(objects: list[JSONDict]) -> JSONDict:
+    """Each field as the first of ``objects`` that shows it."""
+    shown: JSONDict = {}
+    for obj in objects:
+        for name, value in obj.items():
+            shown.setdefault(name, value)
+    return shown
+
+
+def _changes(catalog: Catalog, turn: RecordedTurn, key: str) -> bool:
+    """Whether ``turn`` is a call that may change the entity keyed ``key`` (it names the key and reads nothing)."""
+    spec = catalog.get(turn.tool)
+    if spec is None or spec.role.kind in ("read", "list", "search") or failed(turn.result):
+        return False
+    return any(_key_text(v) == key for v in turn.arguments.values())
+
+
 def _is_date(value: Any) -> bool:
     found = parsed(value)
     return isinstance(found, dt.date) and not isinstance(found, dt.datetime)
 
 
-def _starting(made: list[tuple[JSONDict, JSONDict]], names: set[str]) -> JSONDict:
-    """The fields every created entity showed with one value (or as an argument's date form)."""
+def _tags_of(made: list[tuple[JSONDict, JSONDict]], field: str) -> JSONDict | None:
+    """The text argument whose ``#tags`` (after the list argument of the field's name, where given) every created
+    entity showed as ``field``, then the words the server added to every one (``plus``); one entity at least must
+    owe it a tag the list argument did not give."""
+    values = [shown.get(field, _MISSING) for _, shown in made]
+    if not values or any(not isinstance(v, list) or not all(isinstance(t, str) for t in v) for v in values):
+        return None
+    texts = sorted({a for args, _ in made for a, v in args.items() if isinstance(v, str) and "#" in v})
+    for argument in texts:
+        merged = [merged_tags(args.get(field), args.get(argument)) for args, _ in made]
+        plus = [v[len(m):] for m, v in zip(merged, values)]  # a word the server adds to every one (``todo``)
+        if all(v[:len(m)] == m for m, v in zip(merged, values)) and all(p == plus[0] for p in plus) and any(
+                set(m) - set(args.get(field) or []) for m, (args, _) in zip(merged, made)):
+            return {"tags_of": argument, **({"plus": plus[0]} if plus[0] else {})}
+    return None
+
+
+def _starting(made: list[tuple[JSONDict, JSONDict]], names: set[str],
+              untouched: list[tuple[JSONDict, JSONDict]] | None = None) -> JSONDict:
+    """The fields every created entity showed with one value (or as an argument's date form); a text's tags as
+    the entities showed them before any change named them (``untouched``)."""
     out: JSONDict = {}
-    fields = sorted({f for _, shown in made for f in shown} - names)
+    for field in sorted({f for _, shown in untouched or () for f in shown}):
+        if (rule := _tags_of(untouched or [], field)) is not None:
+            out[field] = rule
+    fields = sorted({f for _, shown in made for f in shown} - names - set(out))
     for field in fields:
         values = [shown.get(field, _MISSING) for _, shown in made]
         if len(values) < 2:
@@ -113,19 +154,21 @@ def learn_created(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> 
             key = _key_text(data.get(key_field))
             if key is None:
                 continue
-            later = _shown(turns[index + 1:], key_field).get(key) or []
+            after = turns[index + 1:]
+            changed = next((n for n, t in enumerate(after) if _changes(catalog, t, key)), len(after))
+            later = _shown(after, key_field).get(key) or []
             if later:  # each field as the entity first showed it (a change's short answer shows only a few)
-                shown: JSONDict = {}
-                for obj in later:
-                    for name, value in obj.items():
-                        shown.setdefault(name, value)
-                out.setdefault(turn.tool, {}).setdefault("made", []).append((turn.arguments, shown))
+                out.setdefault(turn.tool, {}).setdefault("made", []).append((turn.arguments, _first(later)))
+            untouched = _shown(after[:changed], key_field).get(key) or []  # before a change named it
+            if untouched:
+                out[turn.tool].setdefault("untouched", []).append((turn.arguments, _first(untouched)))
     learned: dict[str, JSONDict] = {}
     for tool, found in out.items():
         spec = catalog.get(tool)
         props = (spec.definition.get("inputSchema") or {}).get("properties") or {} if spec is not None else {}
         starting = _starting(found["made"], set(props) | {spec.role.key_field if spec is not None else ""}
-                             | {k for _, shown in found["made"] for k in shown if _ID.fullmatch(k)})
+                             | {k for _, shown in found["made"] for k in shown if _ID.fullmatch(k)},
+                             found.get("untouched"))
         if starting:
             learned[tool] = starting
     return learned

@@ -7,7 +7,8 @@
 
 ``value``: every entity the recording created showed it; ``date_of``: true exactly when that
 argument is a date, not a date-time; ``only_with``: only when that argument was given
-(``recurring: true`` for a series). The create's entity stores them where the call and the model
+(``recurring: true`` for a series); ``tags_of``: the list argument of the field's name, then the ``#tags``
+written in that text argument, then the words ``plus`` the server adds to each. The create's entity stores them where the call and the model
 left them unset, so a later listing shows them as the server does instead of invented ones.
 """
 
@@ -27,7 +28,18 @@ JSONDict = dict[str, Any]
 CREATED_META = "agentworld/created"
 
 
-def _value(rule: JSONDict, arguments: JSONDict) -> tuple[bool, Any]:
+def merged_tags(given: Any, text: Any) -> list[str]:
+    """The list argument's words, then the ``#tags`` written in ``text`` it lacks, each once."""
+    from .inline_tags import inline_tags
+
+    listed = [t for t in given if isinstance(t, str)] if isinstance(given, list) else []
+    return list(dict.fromkeys([*listed, *(inline_tags(text) if isinstance(text, str) else [])]))
+
+
+def _value(rule: JSONDict, arguments: JSONDict, name: str = "") -> tuple[bool, Any]:
+    if isinstance(rule.get("tags_of"), str):
+        plus = [t for t in rule.get("plus") or () if isinstance(t, str)]
+        return True, list(dict.fromkeys([*merged_tags(arguments.get(name), arguments.get(rule["tags_of"])), *plus]))
     needed = rule.get("only_with")
     if isinstance(needed, str) and arguments.get(needed) in (None, ""):
         return False, None
@@ -51,12 +63,12 @@ def with_created(step: Step, answer: Prediction) -> Prediction:
         if effect.op == "create" and effect.collection == step.role.collection:
             fields = dict(effect.fields)
             for name, rule in rules.items():
-                known, value = _value(rule, step.arguments) if isinstance(rule, dict) else (False, None)
-                if known and name not in given:
+                known, value = _value(rule, step.arguments, name) if isinstance(rule, dict) else (False, None)
+                if known and (name not in given or "tags_of" in rule):
                     fields[name] = value
             effect = dataclasses.replace(effect, fields=fields)
         effects.append(effect)
     return dataclasses.replace(answer, effects=effects)
 
 
-__all__ = ["CREATED_META", "with_created"]
+__all__ = ["CREATED_META", "merged_tags", "with_created"]
