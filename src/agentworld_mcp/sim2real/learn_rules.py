@@ -414,11 +414,12 @@ def _defaults(walk: Walk, tool: str, copies: JSONDict) -> JSONDict:
     out: JSONDict = {}
     spec = walk.catalog.get(tool)
     keys = set(spec.role.key_args) if spec is not None else set()
+    answers = _main_answers(walk, tool)  # parsed once for every copied field
     for name, arg in copies.items():
         if arg in keys or is_id_name(arg):  # an id the call names: no server default, only the session's entities
             continue
-        absent = [data[name] for turn, data in _main_answers(walk, tool) if arg not in turn.arguments and name in data]
-        given = [turn.arguments[arg] for turn, _ in _main_answers(walk, tool) if arg in turn.arguments]
+        absent = [data[name] for turn, data in answers if arg not in turn.arguments and name in data]
+        given = [turn.arguments[arg] for turn, _ in answers if arg in turn.arguments]
         seen = absent or given
         if seen and all(same_value(v, seen[0]) for v in seen) and not isinstance(seen[0], (dict, list)):
             out[name] = seen[0]

@@ -52,5 +52,6 @@ def action_answer(step: Step, role: ToolRole) -> Prediction:
 def _standing_changes(step: Step) -> list[Effect]:
     """What the call's arguments set in the program's standing state: never in a record of a collection some tool
     creates (``notify_item(id, priority)`` on the one item made so far sends something; it edits nothing)."""
-    created = {r.collection for r in records.model(step).roles.values() if r.kind == "create"}
+    created = step.derived("created_collections", lambda: frozenset(  # once per catalog
+        r.collection for r in records.model(step).roles.values() if r.kind == "create"))
     return [e for e in determined.applied(step) if e.collection not in created]
