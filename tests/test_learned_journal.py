@@ -192,3 +192,15 @@ async def test_a_new_entrys_tags_are_the_tags_given_then_the_hashtags_its_text_c
         made = json_answer(await session.call_tool("add_entry", {"text": "Vendor review #billing", "tags": ["q4"]}))
         read = json_answer(await session.call_tool("get_entry", {"entry_id": made["entry_id"]}))
         assert read.get("entry", read)["tags"] == ["q4", "billing"]
+
+
+async def test_one_calls_value_of_an_echoed_field_is_not_replayed_where_a_call_leaves_it_out(tmp_path: Path) -> None:
+    """The one recorded create echoed the ``mood`` it was given: that was the call's, not the server's default."""
+    calls = [("add_entry", {"text": "Planned the hiring round", "mood": "calm"},
+              {"success": True, "entry_id": 2, "mood": "calm"})]
+    catalog = json.loads(json.dumps(CATALOG))
+    catalog["tools"][0]["inputSchema"]["properties"]["mood"] = {"type": "string"}
+    async with stdio_session(str(learned_world(tmp_path, calls, catalog))) as session:
+        given = json_answer(await session.call_tool("add_entry", {"text": "Retro", "mood": "tired"}))
+        left_out = json_answer(await session.call_tool("add_entry", {"text": "Lunch"}))
+        assert given["mood"] == "tired" and left_out.get("mood") != "calm"

@@ -409,8 +409,9 @@ def _main_answers(walk: Walk, tool: str) -> list[tuple[RecordedTurn, JSONDict]]:
 
 def _defaults(walk: Walk, tool: str, copies: JSONDict) -> JSONDict:
     """What a copied field shows when the call leaves its argument out (``limit: 50``, the server's default):
-    the one value it showed in the calls without the argument; with no such call, the one value the copies
-    showed (``year: 2026``), the only value the server is known to take. Several values: none (the state's)."""
+    the one value it showed in the calls without the argument; with no such call, the one value two copies or
+    more showed (``year: 2026``), the only value the server is known to take. Several values, or one call's
+    value alone (a ticket's title): none."""
     out: JSONDict = {}
     spec = walk.catalog.get(tool)
     keys = set(spec.role.key_args) if spec is not None else set()
@@ -420,6 +421,8 @@ def _defaults(walk: Walk, tool: str, copies: JSONDict) -> JSONDict:
             continue
         absent = [data[name] for turn, data in answers if arg not in turn.arguments and name in data]
         given = [turn.arguments[arg] for turn, _ in answers if arg in turn.arguments]
+        if not absent and len(given) < 2:  # one call's value is that call's, not the server's (a title replayed)
+            continue
         seen = absent or given
         if seen and all(same_value(v, seen[0]) for v in seen) and not isinstance(seen[0], (dict, list)):
             out[name] = seen[0]
