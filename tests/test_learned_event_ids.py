@@ -3,11 +3,12 @@ fixed host suffix), and what one call gave the session (an owner's name) is no v
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
 
-from .conftest import json_answer, stdio_session
+from .conftest import json_answer, learn_cli, stdio_session
 from .test_learned_journal import learned_world
 
 JSONDict = dict[str, Any]
@@ -50,3 +51,27 @@ async def test_a_word_the_session_passed_is_no_vocabulary_a_new_entity_is_given(
         made = json_answer(await session.call_tool("create_event", {"summary": "Planning"}))
         read = json_answer(await session.call_tool("get_event", {"uid": made["uid"]}))
         assert read["event"].get("owner") != "maya"
+
+
+async def test_an_id_the_server_answered_alike_in_every_session_is_its_fixed_id(tmp_path: Path) -> None:
+    """A server whose id generator is seeded answers the same new id every time, session after session; the
+    learned world answers that id rather than counting its own."""
+    catalog: JSONDict = {"name": "chat", "tools": [{"name": "send_message", "description": "Send a message.",
+                                                    "inputSchema": {"type": "object", "properties": {
+                                                        "receiver_id": {"type": "string"}, "text": {"type": "string"}},
+                                                        "required": ["receiver_id", "text"]}}]}
+    lines = []
+    for episode, receivers in (("a", ["USR2", "USR3"]), ("b", ["USR4"])):
+        for turn, receiver in enumerate(receivers, 1):
+            answer = {"sent_status": True, "message_id": {"new_id": 67410}}
+            lines.append(json.dumps({"episode": episode, "turn": turn, "tool": "send_message",
+                                     "arguments": {"receiver_id": receiver, "text": "hello"},
+                                     "result": {"content": [{"type": "text", "text": json.dumps(answer)}],
+                                                "isError": False}}))
+    recording = tmp_path / "train.jsonl"
+    recording.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    world = learn_cli(recording, catalog, tmp_path / "learned.json")
+    async with stdio_session(str(world)) as session:
+        sent = [json_answer(await session.call_tool("send_message", {"receiver_id": r, "text": "hi"}))
+                for r in ("USR5", "USR6")]
+        assert [s["message_id"]["new_id"] for s in sent] == [67410, 67410]

@@ -30,8 +30,8 @@ Kinds, the first that holds wins:
   call of the session passed (``owner: priya`` an earlier create was given is that entity's data);
 * **minimum/maximum**: the range of an integer field.
 
-Never learned: a value that echoed the call's arguments, an entity's own key (a counter), a
-timestamp, text. The serving side (``models/deterministic/learned_values.py``) fills only what the
+Never learned: a value that echoed the call's arguments, an entity's own key (a counter; unless it was
+one value in every answer of two sessions or more: a server's fixed id), a timestamp, text. The serving side (``models/deterministic/learned_values.py``) fills only what the
 model would otherwise invent.
 """
 
@@ -195,6 +195,8 @@ def _statistic(path: str, record: _Path, key_args: tuple[str, ...], enums: froze
                addressed: frozenset[str] = frozenset()) -> JSONDict | None:
     """The path's statistic from this tool's answers alone, or None."""
     values = [v for _, vs in record.shown for v in vs]
+    if record.keyed and len(record.episodes) >= 2 and len(values) >= 3 and len({_form(v) for v in values}) == 1:
+        return {"const": values[0]}  # one id in every answer of every session: the server's fixed id, no counter
     if record.keyed or not values or record.counted:
         return None
     if (copied := _copied_argument(record)) is not None:
