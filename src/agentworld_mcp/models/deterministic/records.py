@@ -413,7 +413,8 @@ def catalog_spelling(step: Step, role: ToolRole, field: str, value: Any) -> Any:
     """``value`` (a state word the model chose for ``field``) as the entity's catalog spells it: the states
     the entity model read from its own tools (``["Open", "Closed"]``; a GraphQL-style filter enum in
     capitals, ``OPEN``, names a state the entity spells ``open``, as ``conventions`` reads it), else its
-    seeded records (``status: Open``)."""
+    seeded records (``status: Open``) or the episode's own; a word none of them is, in the case they are all
+    written in."""
     if not isinstance(value, str):
         return value
     known = entity_type(step, role)
@@ -422,9 +423,28 @@ def catalog_spelling(step: Step, role: ToolRole, field: str, value: Any) -> Any:
     if spellings and all(word.isupper() for word in spellings):
         spellings = []
     seeded = (step.world.seed or {}).get(role.collection)
-    spellings += [r.get(field) for r in seeded or () if isinstance(r, dict)]
+    records_ = seeded.values() if isinstance(seeded, dict) else seeded or ()  # a seed keyed by id, or a list
+    spellings += [r.get(field) for r in records_ if isinstance(r, dict)]
+    spellings += [e.fields.get(field) for e in step.episode.ledger.items(role.collection)[:_SPELLINGS]]  # the
+    # episode's own entities (an order placed as ``Pending``)
     folded = value.casefold()
-    return next((w for w in spellings if isinstance(w, str) and w.casefold() == folded), value)
+    same = next((w for w in spellings if isinstance(w, str) and w.casefold() == folded), None)
+    return same if same is not None else _styled(value, [w for w in spellings if isinstance(w, str)])
+
+
+#: How many of the episode's entities are read for the way the world spells its states.
+_SPELLINGS = 200
+
+
+def _styled(value: str, words: list[str]) -> str:
+    """A word the entity's states lack, in the case every one of them is written in: ``cancelled``
+    beside ``Pending`` and ``Open`` is ``Cancelled``; beside ``PENDING`` and ``OPEN``, ``CANCELLED``."""
+    styles = {("title" if w[:1].isupper() and w[1:] == w[1:].lower() else "upper" if w.isupper() else "lower"
+               if w.islower() else "mixed") for w in words if w.isalpha() and len(w) > 1}
+    if not words or len(styles) != 1:
+        return value
+    style = styles.pop()
+    return value.capitalize() if style == "title" else value.upper() if style == "upper" else value
 
 
 #: Keys of a pair's name and of its value in a list of name/value pairs.
