@@ -241,6 +241,7 @@ async def _llm_faults_over(session: ClientSession, endpoint: FaultEndpoint) -> N
         assert not again.isError and again.structuredContent == ISSUE, mode
 
 
+@pytest.mark.slow  # long tier: CI runs it (python -m pytest -m slow)
 async def test_the_llm_backend_answers_each_failing_endpoint_in_band_over_stdio_and_http(tracker_world: Path) -> None:
     """Hang, drip, 500, an HTML page, a reset: a named simulator error by the deadline, then service."""
     llm = ["--backend", "llm", "--model", "fake", "--timeout", str(DEADLINE)]
@@ -254,6 +255,7 @@ async def test_the_llm_backend_answers_each_failing_endpoint_in_band_over_stdio_
                 await asyncio.gather(_llm_faults_over(stdio, over_stdio), _llm_faults_over(session, over_http))
 
 
+@pytest.mark.slow  # long tier: CI runs it (python -m pytest -m slow)
 async def test_the_proxy_answers_each_failure_of_its_upstream_with_an_error_and_serves_the_next_call(
         tracker_world: Path) -> None:
     """The real server behind the proxy hangs, drips, answers 500 or HTML, resets: the client gets a

@@ -7,6 +7,8 @@ client.
 
 from __future__ import annotations
 
+import pytest
+
 import asyncio
 import json
 from typing import Any
@@ -194,6 +196,7 @@ async def test_following_cursors_through_mcp(tracker_world):
     assert collected == full["issues"] and pages == 4
 
 
+@pytest.mark.slow  # long tier: CI runs it (python -m pytest -m slow)
 async def test_cursors_survive_a_process_per_call_with_a_state_file(tracker_world, tmp_path):
     """stdio clients that start a server per call (langchain-mcp-adapters does) still page correctly."""
     state = str(tmp_path / "world.db")
