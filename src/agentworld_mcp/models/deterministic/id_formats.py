@@ -56,10 +56,7 @@ def infer_format(values: Iterable[str]) -> JSONDict | None:
         suffixes = [m.group(2) for m in prefixed if m]
         lengths = {len(s) for s in suffixes}
         if len(prefixes) == 1 and len(lengths) == 1 and not all(s.isdigit() for s in suffixes):
-            used = set("".join(suffixes))
-            lower = string.ascii_lowercase if used & set(string.ascii_lowercase[6:]) else "abcdef"  # hex, or letters
-            alphabet = "".join(a for a in (string.digits, lower, string.ascii_uppercase) if used & set(a))
-            return {"prefix": prefixes.pop(), "random": lengths.pop(), "alphabet": alphabet}
+            return {"prefix": prefixes.pop(), "random": lengths.pop(), "alphabet": _alphabet(suffixes)}
     return _templated(seen)
 
 
@@ -85,10 +82,15 @@ def _templated(seen: list[str]) -> JSONDict | None:
         template.append("{" + str(len(pieces[0])) + "}")
     if sum(len(r) for r in runs) < 8 * len(seen):  # too little randomness for an id (``a1``, ``b2``)
         return None
-    used = set("".join(runs))
-    lower = string.ascii_lowercase if used & set(string.ascii_lowercase[6:]) else "abcdef"
-    alphabet = "".join(a for a in (string.digits, lower, string.ascii_uppercase) if used & set(a))
-    return {"template": "".join(template), "alphabet": alphabet}
+    return {"template": "".join(template), "alphabet": _alphabet(runs)}
+
+
+def _alphabet(samples: list[str]) -> str:
+    """The characters random parts like ``samples`` are drawn from: digits, hex or all lower-case letters, upper
+    case, each class only where the samples used it."""
+    used = set("".join(samples))
+    lower = string.ascii_lowercase if used & set(string.ascii_lowercase[6:]) else "abcdef"  # hex, or letters
+    return "".join(a for a in (string.digits, lower, string.ascii_uppercase) if used & set(a))
 
 
 def render(fmt: JSONDict, number: int, seed: str) -> str | None:

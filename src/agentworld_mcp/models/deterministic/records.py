@@ -441,7 +441,7 @@ def _styled(value: str, words: list[str]) -> str:
     beside ``Pending`` and ``Open`` is ``Cancelled``; beside ``PENDING`` and ``OPEN``, ``CANCELLED``."""
     styles = {("title" if w[:1].isupper() and w[1:] == w[1:].lower() else "upper" if w.isupper() else "lower"
                if w.islower() else "mixed") for w in words if w.isalpha() and len(w) > 1}
-    if not words or len(styles) != 1:
+    if len(styles) != 1:
         return value
     style = styles.pop()
     return value.capitalize() if style == "title" else value.upper() if style == "upper" else value
