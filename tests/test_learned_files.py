@@ -143,3 +143,44 @@ async def test_learn_no_seed_learns_no_files(tmp_path: Path) -> None:
     async with stdio_session(str(world)) as session:
         listed = json_answer(await session.call_tool("listdir", {"dirpath": "."}))
     assert listed["filenames"] == []
+
+
+#: A search/replace editor that answers each edit with a unified diff (as ``difflib`` writes it).
+DIFF_EDITOR: JSONDict = {"name": "diff-editor", "tools": [
+    {"name": "read_lines", "description": "Read limit lines of a file from line offset.",
+     "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "offset": {"type": "integer"},
+                                                      "limit": {"type": "integer"}}, "required": ["path"]}},
+    {"name": "edit_file", "description": "Replace the text search with replace in a file; answers the diff.",
+     "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}, "search": {"type": "string"},
+                                                      "replace": {"type": "string"}},
+                     "required": ["path", "search", "replace"]}},
+]}
+LEDGER = ["# Ledger", "rent 900", "power 60", "water 25", "phone 30", "food 310", "fuel 80", "gym 40"]
+
+
+def _page(lines: list[str], offset: int, limit: int) -> JSONDict:
+    shown = lines[offset - 1:offset - 1 + limit]
+    return {"content": "".join(line + "\n" for line in shown), "start_line": offset,
+            "end_line": offset + len(shown) - 1, "total_lines": len(lines)}
+
+
+def diff_editor_session(path: Path) -> Path:
+    import difflib
+
+    edited = [*LEDGER[:2], "power 75", "heating 20", *LEDGER[3:]]  # line 3 became two lines
+    diff = "".join(difflib.unified_diff([line + "\n" for line in LEDGER], [line + "\n" for line in edited], n=1))
+    return write(path, [
+        ("read_lines", {"path": "/data/ledger.md", "offset": 2, "limit": 2}, _page(LEDGER, 2, 2)),
+        ("edit_file", {"path": "/data/ledger.md", "search": "power 60", "replace": "power 75\nheating 20"},
+         {"success": True, "diff": diff[diff.index("@@"):]}),
+        # after the edit: lines 6-9 are the old lines 5-8, line 4 is the session's own
+        ("read_lines", {"path": "/data/ledger.md", "offset": 4, "limit": 6}, _page(edited, 4, 6)),
+    ], structured=True)
+
+
+async def test_lines_read_after_an_edit_that_showed_its_diff_are_known_at_their_old_numbers(tmp_path: Path) -> None:
+    world = learn_cli(diff_editor_session(tmp_path / "train.jsonl"), DIFF_EDITOR, tmp_path / "learned.json")
+    async with stdio_session(str(world)) as session:
+        page = json_answer(await session.call_tool("read_lines", {"path": "/data/ledger.md", "offset": 1, "limit": 8}))
+    # line 1 was never shown; 2-4 the reads and the diff showed before the edit; 5-8 only the read after it
+    assert page["content"].split("\n")[:8] == ["", *LEDGER[1:]]

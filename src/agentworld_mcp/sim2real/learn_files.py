@@ -36,6 +36,7 @@ from ..models.deterministic.engines.shell import is_shell
 from ..models.deterministic.learned_state import answer_data, answer_text, failed, unwrapped
 from ..world.catalog import Catalog, ToolSpec
 from ..world.roles import normalise_path
+from .line_maps import LineMap, line_map
 from .score import RecordedTurn
 
 JSONDict = dict[str, Any]
@@ -108,6 +109,8 @@ class _Tree:
     def __init__(self) -> None:
         self.files: dict[str, _File] = {}
         self.written: set[tuple[str, bool]] = set()
+        #: Files every change of which showed its diff: the changes, oldest first (line_maps.py).
+        self.changed: dict[str, list[LineMap]] = {}
 
     def touched(self, where: tuple[str, bool]) -> bool:
         """Whether the session changed the path or a directory above it. A relative path and an absolute one
@@ -129,16 +132,33 @@ class _Tree:
         return any(done.startswith(prefix) for done, _ in self.written)
 
     def at(self, where: tuple[str, bool]) -> _File | None:
+        """The file as first seen; None once changed (a changed file's text and length are another version's)."""
         key, relative = where
-        if key == "/" or self.touched(where):
+        if key == "/" or self.touched(where) or key in self.changed:
             return None
         return self.files.setdefault(key, _File(relative))
 
     def line(self, where: tuple[str, bool], number: int, text: str) -> None:
-        seen = self.at(where)
-        if seen is not None and 1 <= number <= MAX_LINES:
+        """Line ``number`` as the answer showed it; of a file changed with diffs, at its number before them."""
+        key, relative = where
+        if key == "/" or self.touched(where):
+            return
+        for change in reversed(self.changed.get(key, [])):
+            old = change.old_of(number)
+            if old is None:
+                return  # a line the session wrote
+            number = old
+        seen = self.files.setdefault(key, _File(relative))
+        if 1 <= number <= MAX_LINES:
             seen.kind = "file"
             seen.lines.setdefault(number, text.removesuffix("\n").removesuffix("\r"))
+
+    def change(self, where: tuple[str, bool], diff: LineMap | None) -> None:
+        """The session changed ``where``; with the change's diff its later lines can still be placed."""
+        if diff is not None and not self.touched(where):
+            self.changed.setdefault(where[0], []).append(diff)
+        else:
+            self.written.add(where)
 
 
 def learned_files(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> list[JSONDict]:
@@ -206,17 +226,20 @@ def _read_turn(tree: _Tree, session: _Session, turn: RecordedTurn, spec: ToolSpe
     changes = _changes(spec, args, words)
     # a version of a file other than the one on disk (``show(object=HEAD~1, path)``) says nothing of its state
     versioned = any(_VERSIONED.match(n) and v not in (None, "", False) for n, v in args.items())
+    diffs: list[LineMap | None] = []
     if not versioned:
         previews = changes or _previewing(spec, args)
-        _lines_of(tree, session, data if data is not None else answer_text(turn.result), target, args, previews, base)
+        diffs = _lines_of(tree, session, data if data is not None else answer_text(turn.result), target, args,
+                          previews, base)
     if not changes and not versioned:
         _whole_text(tree, turn, spec, data, target, args, words, len(named) + len(listed))
         if named and not files or words & _LISTING_WORDS or spec.role.kind in ("list", "search"):
             _listing(tree, session, turn, spec, data, base, words)
     if changes:
-        for where in [*(_resolve(session, v) for _, v in named), *(_resolve(session, v) for v in listed)] or (
-                [session.current] if session.current is not None else []):
-            tree.written.add(where)
+        changed = [*(_resolve(session, v) for _, v in named), *(_resolve(session, v) for v in listed)] or (
+            [session.current] if session.current is not None else [])
+        for where in changed:  # one file and one diff: the diff is that file's change
+            tree.change(where, diffs[0] if len(changed) == 1 and len(diffs) == 1 and where == target else None)
     if files:
         session.current = target
 
@@ -268,18 +291,20 @@ def _mark_directory(tree: _Tree, where: tuple[str, bool]) -> None:
 
 
 def _lines_of(tree: _Tree, session: _Session, data: Any, target: tuple[str, bool] | None, args: JSONDict,
-              previews: bool, base: tuple[str, bool] | None = None) -> None:
+              previews: bool, base: tuple[str, bool] | None = None) -> list[LineMap | None]:
     """Lines by number anywhere in the answer. A change's answer (or a dry run's) counts only for the old
-    lines its preview shows; a diff counts only there (elsewhere its old side may be another version)."""
+    lines its preview shows; a diff counts only there (elsewhere its old side may be another version).
+    Returns the line maps of the diffs it read."""
+    diffs: list[LineMap | None] = []
     if isinstance(data, str):
         if target is not None and previews:
-            _unified_diff(tree, target, data)
-        return
+            diffs.append(_unified_diff(tree, target, data))
+        return diffs
     if target is not None and previews:  # ``{"preview": "@@ -13,7 +13,7 @@ ..."}``: a diff in a field
         for node in _nodes(data):
             for value in node.values() if isinstance(node, dict) else ():
                 if isinstance(value, str) and _HUNK.match(value):
-                    _unified_diff(tree, target, value)
+                    diffs.append(_unified_diff(tree, target, value))
     if target is not None and not previews:
         _page(tree, target, data, args)
     for node in _nodes(data):
@@ -311,6 +336,7 @@ def _lines_of(tree: _Tree, session: _Session, data: Any, target: tuple[str, bool
                         tree.line(target, int(start) + offset, text)
                 if _TOTAL.match(key) and _number(value) and (seen := tree.at(target)) is not None:
                     seen.kind, seen.total = "file", min(int(value), MAX_LINES)
+    return diffs
 
 
 def _pair(item: Any) -> bool:
@@ -381,10 +407,11 @@ def _page(tree: _Tree, target: tuple[str, bool], data: Any, args: JSONDict) -> N
             seen.kind, seen.total = "file", min(int(count), MAX_LINES)
 
 
-def _unified_diff(tree: _Tree, target: tuple[str, bool], text: str) -> None:
-    """A unified diff's old side: context and removed lines numbered from each hunk's ``@@ -n``."""
+def _unified_diff(tree: _Tree, target: tuple[str, bool], text: str) -> LineMap | None:
+    """A unified diff's old side: context and removed lines numbered from each hunk's ``@@ -n``; and its map."""
     number: int | None = None
-    for line in _diff_lines(text):
+    lines = _diff_lines(text)
+    for line in lines:
         hunk = _HUNK.match(line)
         if hunk is not None:
             number = int(hunk.group(1))
@@ -393,6 +420,7 @@ def _unified_diff(tree: _Tree, target: tuple[str, bool], text: str) -> None:
             number += 1
         elif number is not None and not line.startswith(("+", "\\")):
             number = None  # past the hunks (a closing fence)
+    return line_map(lines)
 
 
 def _whole_text(tree: _Tree, turn: RecordedTurn, spec: ToolSpec, data: Any, target: tuple[str, bool] | None,
@@ -477,10 +505,10 @@ def _nodes(value: Any, depth: int = 0) -> list[Any]:
 
 def _diff_lines(text: str) -> list[str]:
     """A diff's lines as ``difflib`` wrote them, where a server printed them indented (``"  -old"``) or with a
-    blank line after each (lines that kept their newline, joined with another)."""
+    blank line after each (lines that kept their newline, joined with another; the last may lack its blank)."""
     lines = text.splitlines()
     body = [i for i, line in enumerate(lines) if not _HUNK.match(line)]
-    if body and len(body) % 2 == 0 and all(lines[i] == "" for i in body[1::2]) and all(lines[i] for i in body[::2]):
+    if len(body) > 1 and all(lines[i] == "" for i in body[1::2]) and all(lines[i] for i in body[::2]):
         lines = [line for i, line in enumerate(lines) if i not in set(body[1::2])]
     marked = [line for line in lines if not _HUNK.match(line) and line.lstrip(" ")[:1] in ("-", "+")]
     indent = min((len(line) - len(line.lstrip(" ")) for line in marked), default=0)
