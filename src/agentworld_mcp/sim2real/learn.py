@@ -45,6 +45,7 @@ from .learn_instants import add_instant_meta
 from .learn_environment import add_environment_meta
 from .learn_files import FILES, learned_files, merge_files
 from .learn_provenance import in_context, looks_up, with_recorded_flags
+from .free_maps import free_form_arguments, with_free_form_maps
 from .learn_lifecycle import add_lifecycle_meta
 from .learn_views import add_view_meta
 from .learn_row_counts import add_row_count_meta
@@ -301,6 +302,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
     compiled = Catalog(base)
     found: list[ToolEnrichment] = []
     contexts = in_context(episodes)
+    maps = free_form_arguments(compiled)
     for tool_name, samples in by_tool.items():
         spec = compiled.get(tool_name)
         if spec is None:  # a call to a tool the catalog lacks (the server's own unknown-tool answer)
@@ -313,6 +315,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
             item.shape = with_initial_values(shape, successes) if shape is not None else None
             if item.shape is not None:  # a flag one answer showed (learn_provenance.py)
                 item.shape = with_recorded_flags(item.shape, [s.response for s in successes])
+                item.shape = with_free_form_maps(item.shape, maps)  # ``metadata`` keys are data (free_maps.py)
         item.role = infer_role_fields(spec, successes, item.shape)
         if item.role.get("kind") == "create" and looks_up(contexts.get(tool_name, [])):
             del item.role["kind"]  # it shows what an earlier call made: no create (learn_provenance.py)
