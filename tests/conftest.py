@@ -39,6 +39,16 @@ def learn_cli(recording: Path, catalog: Any, out: Path, *flags: str) -> Path:
     return out
 
 
+def write_recording(path: Path, calls: list[tuple[str, dict[str, Any], Any]], episode: str = "train") -> Path:
+    """``calls`` (tool, arguments, JSON answer) as the JSONL recording ``proxy --record`` writes: one successful
+    turn per call, the answer as its text."""
+    lines = [json.dumps({"episode": episode, "turn": turn, "tool": tool, "arguments": args,
+                         "result": {"content": [{"type": "text", "text": json.dumps(answer)}], "isError": False}})
+             for turn, (tool, args, answer) in enumerate(calls, 1)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
 def bare_tool(name: str, description: str, props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
     """A catalog tool as a bare MCP server lists it: an inputSchema, no outputSchema."""
     return {"name": name, "description": description,

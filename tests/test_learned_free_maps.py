@@ -8,11 +8,10 @@ note made with other keys reads back with those keys, not with the recording's `
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from .conftest import bare_tool, json_answer, learn_cli, stdio_session
+from .conftest import bare_tool, json_answer, learn_cli, stdio_session, write_recording
 
 JSONDict = dict[str, Any]
 FREE_FORM = {"type": "object", "additionalProperties": {"type": "string"}}
@@ -30,11 +29,7 @@ def recording(path: Path) -> Path:
         ("add_note", {"text": "Venue booked"}, {"success": True, "note_id": 2}),
         ("get_note", {"note_id": 2}, {"success": True, "note": {"id": 2, "text": "Venue booked", "metadata": {}}}),
     ]
-    lines = [json.dumps({"episode": "train", "turn": turn, "tool": tool, "arguments": args,
-                         "result": {"content": [{"type": "text", "text": json.dumps(answer)}], "isError": False}})
-             for turn, (tool, args, answer) in enumerate(calls, 1)]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+    return write_recording(path, calls)
 
 
 async def test_a_free_form_argument_reads_back_with_the_keys_the_call_gave(tmp_path: Path) -> None:

@@ -28,7 +28,9 @@ Kinds, the first that holds wins:
   the same value in every answer of two tools or more (a project id every tool shows);
 * **enum**: a small vocabulary of code-like words, or of words repeated; not one whose every word some
   call of the session passed (``owner: priya`` an earlier create was given is that entity's data);
-* **minimum/maximum**: the range of an integer field.
+* **minimum/maximum**: the range of an integer field;
+* **examples**: the one word a single answer showed at a path outside lists, where no call passed it
+  (``status: Open`` of the one recorded create): the model's own word is replaced by it.
 
 Never learned: a value that echoed the call's arguments, an entity's own key (a counter; unless it was
 one value in every answer of two sessions or more: a server's fixed id), a timestamp, text. The serving side (``models/deterministic/learned_values.py``) fills only what the
@@ -57,6 +59,8 @@ _ID_NAME = re.compile(r"(?:id|[a-z0-9]+_id|[a-z][A-Za-z0-9]*Id|uuid|key)")
 #: A vocabulary word: a code (``backlog``, ``in_progress``, ``filename``), no prose, no number.
 _CODE = re.compile(r"[A-Za-z][A-Za-z_-]{0,39}")
 _TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}")
+#: A word one answer showed that may stand for the field's usual value: a code or a version (``utf-8``, ``v2``).
+_TOKEN = re.compile(r"[A-Za-z][A-Za-z0-9_.+-]{0,31}")
 #: At most this many words make a vocabulary.
 MAX_VOCABULARY = 8
 _MIN_ECHO = 3
@@ -221,6 +225,9 @@ def _statistic(path: str, record: _Path, key_args: tuple[str, ...], enums: froze
         return {"enum": [json.loads(f) for f, _ in forms.most_common()]}
     if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
         return {"minimum": min(0, min(values)), "maximum": max(values)}
+    if len(values) == 1 and "[]" not in path and isinstance(values[0], str) and _TOKEN.fullmatch(values[0]) \
+            and values[0] not in addressed:
+        return {"examples": values}  # one answer's word (``status: Open``): likelier than one the model makes up
     return None
 
 

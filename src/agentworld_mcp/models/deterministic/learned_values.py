@@ -11,7 +11,8 @@
 :func:`with_values` applies them to the deterministic model's successful answer, last, so a
 field the shape's generator filled at random reads as the server's: a constant is set, a case is
 looked up by the call's argument (an argument value the recording never showed keeps the model's
-answer), a word outside the vocabulary becomes the most frequent one, a number past the
+answer), a word outside the vocabulary becomes the most frequent one, a word the one recorded answer
+showed (``examples``) stands for the model's, a number past the
 recording's magnitude is drawn within its range. What the episode determines is never
 overridden: a field named like an argument of the call, a value the call's arguments hold, a field
 of an entity the state already holds (a read shows what the ledger says). The entity the call
@@ -125,6 +126,9 @@ def _value(step: Step, statistic: JSONDict, current: Any) -> tuple[bool, Any]:
     enum = statistic.get("enum")
     if isinstance(enum, list) and enum:
         return (False, None) if current in enum else (True, enum[0])
+    examples = statistic.get("examples")
+    if isinstance(examples, list) and examples and isinstance(current, str):
+        return True, examples[0]
     low, high = statistic.get("minimum"), statistic.get("maximum")
     if isinstance(low, int) and isinstance(high, int) and high >= low:
         fits = isinstance(current, int) and not isinstance(current, bool) and low <= current <= _magnitude(high)
