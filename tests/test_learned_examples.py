@@ -35,3 +35,4 @@ async def test_a_new_ticket_has_the_status_word_the_one_recorded_create_showed(t
     assert made["status"] == "Open" and made["title"] == "VPN drops"
     assert read["status"] == "Open"
     assert given["status"] == "Waiting"
+

@@ -64,10 +64,29 @@ def slot_value_of(step: Step, source: str, path: str) -> Any:
 
 
 def latest_argument(step: Step, tool: str, arg: str) -> Any:
-    """Argument ``arg`` of the latest successful call of ``tool`` in the episode, or None."""
+    """Argument ``arg`` of the latest successful call of ``tool`` in the episode; where the episode made no such
+    call, what the world's standing state holds as current for it (a seeded ``current_user`` for a login's
+    ``username``: who logged in before the episode began), or None."""
     for turn in reversed(list(step.episode.turns)):
         if turn.tool == tool and not turn.result.get("isError") and arg in turn.arguments:
             return turn.arguments[arg]
+    return standing_current(step, arg)
+
+
+#: How a standing state names what a session chose before the episode (``current_user``, ``active_account``).
+_CURRENT = ("current", "active", "logged_in", "selected")
+
+
+def standing_current(step: Step, arg: str) -> Any:
+    """The standing state's scalar that holds the current ``arg`` (``username`` -> ``current_user``), or None."""
+    from .determined import name_key, standing
+
+    noun = re.sub(r"(?<=[a-z])_?(?:id|name|key)$", "", arg, flags=re.IGNORECASE) or arg
+    wanted = {name_key(f"{prefix}_{n}") for prefix in _CURRENT for n in {noun, arg}}
+    for entity in standing(step):
+        for field, value in entity.fields.items():
+            if name_key(field) in wanted and isinstance(value, (str, int)) and not isinstance(value, bool):
+                return value
     return None
 
 
