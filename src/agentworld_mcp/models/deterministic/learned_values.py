@@ -121,6 +121,9 @@ def _value(step: Step, statistic: JSONDict, current: Any) -> tuple[bool, Any]:
         return (True, found[0]) if found else (False, None)
     if "const" in statistic:
         return True, statistic["const"]
+    if "x-first" in statistic:  # the server's first id: this episode's first answer of the tool only
+        earlier = any(t.tool == step.tool.name and not t.result.get("isError") for t in step.episode.turns)
+        return (False, None) if earlier else (True, statistic["x-first"])
     if current is None:  # a null is the model's "nothing": no word or number is known to stand there
         return False, None
     enum = statistic.get("enum")
@@ -246,14 +249,19 @@ def _stored(effect: Effect, changed: list[tuple[JSONDict, str, Any, Any]]) -> Ef
     """The creation or change of an entity the answer shows, with the values set in the answer."""
     if effect.op not in ("create", "update"):
         return effect
-    fields = dict(effect.fields)
+    fields, stored_as = dict(effect.fields), effect.key
     for obj, name, old, new in changed:
         key = key_of(obj)
-        mine = key is None or key == effect.key or any(
+        rekeyed = effect.op == "create" and str(old) == effect.key and isinstance(new, (str, int))
+        mine = key is None or key == effect.key or rekeyed or any(
             str(v) == key for k, v in effect.fields.items() if k == "id" or k.endswith(("_id", "Id")))
         if mine and name in fields and same_value(fields[name], old):
             fields[name] = new
-    return dataclasses.replace(effect, fields=fields) if fields != effect.fields else effect
+            if rekeyed:  # the answer's id was the new entity's key (a server's first id): it is stored under it
+                stored_as = str(new)
+    if fields == effect.fields:
+        return effect
+    return dataclasses.replace(effect, fields=fields, key=stored_as)
 
 
 __all__ = ["VALUES_META", "leaf_name", "values_of", "with_values"]
