@@ -33,7 +33,7 @@ from ..errors import (
     UnknownToolError,
 )
 from ..state.ledger import Effect
-from ..state.result import SIMULATOR_ERROR_META, ToolResult, dump_json
+from ..state.result import SIMULATOR_ERROR_META, ToolResult, dump_json, item_blocks
 from ..state.step import Gate, Prediction, Step
 from ..state.store import EpisodeStore
 from ..state.stores import open_store
@@ -313,7 +313,8 @@ class Simulator:
             prediction.info["simulator_error"] = {"kind": bad.kind, "message": str(bad)}
             return self._simulator_error(spec, bad)
         if prediction.text is not None:  # what the real server prints beside its structured result
-            return ToolResult([{"type": "text", "text": prediction.text}], observation)
+            blocks = item_blocks(spec.output_schema, observation, prediction.text) or [prediction.text]
+            return ToolResult([{"type": "text", "text": block} for block in blocks], observation)
         # Otherwise the text block is the same JSON as structuredContent (MCP's compatibility rule).
         return ToolResult.from_json(observation, structured=True)
 

@@ -24,6 +24,20 @@ def dump_json(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False)
 
 
+def item_blocks(output_schema: JSONDict | None, structured: Any, text: str) -> list[str] | None:
+    """The text blocks a list result is printed in by the MCP Python SDK's FastMCP (``{"result": [...]}``
+    under an outputSchema of that one field, without jlowin/fastmcp's wrap marker): one block per item, a
+    string as it is, anything else as JSON indented by 2. None unless ``text`` is exactly those blocks joined
+    (a text some answer worded otherwise stays one block), or the list is empty."""
+    props = (output_schema or {}).get("properties") or {}
+    if set(props) != {"result"} or (output_schema or {}).get("x-fastmcp-wrap-result") is True \
+            or not isinstance(structured, dict) or not isinstance(structured.get("result"), list) \
+            or not structured["result"]:
+        return None
+    blocks = [item if isinstance(item, str) else dump_json(item) for item in structured["result"]]
+    return blocks if len(blocks) > 1 and "\n".join(blocks) == text else None
+
+
 @dataclass(slots=True)
 class ToolResult:
     content: list[JSONDict]

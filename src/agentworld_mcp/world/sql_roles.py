@@ -155,6 +155,9 @@ _RECORD_VERBS = {"create": "insert", "add": "insert", "insert": "insert", "new":
                  "update": "update", "modify": "update", "edit": "update", "change": "update", "set": "update", "patch": "update",
                  "delete": "delete", "remove": "delete"}
 ROW_ARGS = ("data", "values", "row", "record", "fields", "set")
+#: Arguments naming the database a call acts on (its file or its name): never a column of a row.
+DATABASE_ARGS = ("db_path", "dbPath", "database_path", "databasePath", "db_file", "database_file", "db",
+                 "database", "db_name", "dbName", "database_name", "databaseName")
 CONDITION_ARGS = ("conditions", "where", "filter", "filters", "criteria", "match")
 
 
@@ -166,11 +169,19 @@ def _record_op(tokens: list[str], props: JSONDict) -> str | None:
         return None
     op = _RECORD_VERBS.get(tokens[0])
     objects = {a for a in (*ROW_ARGS, *CONDITION_ARGS) if _is_object(props.get(a))}
+    if op == "insert" and not objects & set(ROW_ARGS) and flat_columns(props):
+        return op  # ``add_record(table_name, title, content)``: the row's columns are the arguments
     if op in ("insert", "update") and not objects & set(ROW_ARGS):
         return None
     if op in ("select_rows", "delete") and not objects & set(CONDITION_ARGS):  # a sample or a drop has no selection
         return None
     return op
+
+
+def flat_columns(props: JSONDict) -> list[str]:
+    """The arguments of a row tool that are the row's own columns: scalars other than the table and database."""
+    return [a for a, schema in props.items() if a not in TABLE_ARGS and a not in DATABASE_ARGS
+            and isinstance(schema, dict) and not _is_object(schema) and schema.get("type") != "array"]
 
 
 def _is_object(schema: Any) -> bool:

@@ -50,7 +50,8 @@ from .sql_dialects import (TYPED_DIALECTS, command, data_type, located, mysql_de
 from .sql_shapes import python_value, statement_answer, stated_keys
 from .sql_show import mysql_describe, show_statement
 from .sql_text import csv_text, rows_text
-from ...world.sql_roles import CONDITION_ARGS, DB_COLLECTION, DB_NAME, ROW_ARGS, TABLE_ARGS, dialect_of
+from ...world.sql_roles import CONDITION_ARGS, DB_COLLECTION, DB_NAME, ROW_ARGS, TABLE_ARGS, dialect_of, flat_columns
+from .sql_stated import stated_table
 from . import sql_info, sql_records, sql_seed
 
 JSONDict = dict[str, Any]
@@ -516,6 +517,11 @@ def _row_op(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body
     table = _table_arg(step)
     said = step.derived("sql_wording", lambda: sql_records.wording(step.world))
     data = sql_records.first_object(step.arguments, ROW_ARGS)
+    if data is None and role.op == "insert":  # ``add_record(table_name, title, content)``: a row of arguments
+        data = {a: step.arguments[a] for a in flat_columns(step.tool.input_schema.get("properties") or {})
+                if step.arguments.get(a) is not None}
+        if table not in db.tables() and (stated := stated_table(step.tool.description, table, list(data))) is not None:
+            db.run(stated)  # "If the table doesn't exist, it will be created with columns: id, title, ..."
     selection = sql_records.first_object(step.arguments, CONDITION_ARGS)
     where, where_params = sql_records.where_clause(selection)
     returning = " RETURNING *"

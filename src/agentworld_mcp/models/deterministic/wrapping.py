@@ -22,6 +22,7 @@ the schema says and prints the text block the way the server's flavour does.
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import json
 import re
@@ -57,6 +58,8 @@ def wrap(step: Step, bare_step: Step, answer: Prediction) -> Prediction:
     """``answer`` (the bare tool's, to ``bare_step``) put in ``result`` and printed as FastMCP prints it."""
     inner = wrapped_schema(step.tool.definition) or {}
     said = answer.text if answer.text is not None else answer.observation
+    if isinstance(said, str) and "string" not in _kinds(inner):
+        said = _printed_value(said)  # the bare tool printed what the wrapped one returns: ``[{'id': 1}]``
     result = as_result(said, inner, bare_step)
     marker = (step.tool.output_schema or {}).get(WRAP_MARKER) is True
     return dataclasses.replace(answer, observation={"result": result}, text=printed(result, fastmcp=marker),
@@ -80,6 +83,9 @@ def as_result(answer: Any, schema: JSONDict, step: Step) -> Any:
         value = answer if isinstance(answer, bool) else True  # the call succeeded
     elif kind == "array":
         value = _items(answer)
+        wanted = _kinds(schema.get("items") or {}) if isinstance(schema.get("items"), dict) else []
+        if value and wanted and "object" not in wanted and all(isinstance(i, dict) and len(i) == 1 for i in value):
+            value = [next(iter(i.values())) for i in value]  # ``[{'name': 'notes'}]`` where names are wanted
     elif kind == "null":
         value = None
     else:
@@ -88,6 +94,26 @@ def as_result(answer: Any, schema: JSONDict, step: Step) -> Any:
     if value is None and kind != "null":
         return values.generate(target, step.rng, "result")
     return conform(value, target, step.rng, "result")
+
+
+#: A printed value longer than this is left as text (parsing it is no use to an answer).
+_MAX_PRINTED = 1_000_000
+
+
+def _printed_value(text: str) -> Any:
+    """The list or record ``text`` prints, as JSON or as Python prints it (``str(rows)``); else ``text``."""
+    stripped = text.strip()
+    if stripped[:1] not in ("[", "{") or len(stripped) > _MAX_PRINTED:
+        return text
+    try:
+        return json.loads(stripped)
+    except ValueError:
+        pass
+    try:
+        value = ast.literal_eval(stripped)  # literals only: nothing is run
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return text
+    return value if isinstance(value, (list, dict)) else text
 
 
 def printed(result: Any, *, fastmcp: bool) -> str:

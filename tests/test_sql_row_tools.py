@@ -1,0 +1,39 @@
+"""An SQLite server's FastMCP tools answered by the episode's database, printed as FastMCP prints them.
+
+``tests/catalogs/sqlfiles_dev_server.json`` is the listing of a real SQLite MCP server (PyPI
+``sqlite-mcp-server``, see ``tests/realism/catalogs/SOURCES.md``): ``add_record(db_path, table_name, title,
+content)`` adds a row, its description saying a missing table is created "with columns: id, title, content,
+and created_at"; ``execute_query`` runs a SELECT; ``list_tables`` returns ``list[str]``; every tool is the MCP
+SDK's FastMCP, so a list comes back as ``{"result": [...]}`` and one text block per item. Served bare by
+``agentworld-mcp serve`` to a real MCP client over stdio.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .conftest import stdio_session
+
+CATALOG = Path(__file__).resolve().parent / "catalogs" / "sqlfiles_dev_server.json"
+DB = "/data/garden.db"
+
+
+async def test_rows_added_by_arguments_are_rows_a_query_reads_one_block_per_row() -> None:
+    async with stdio_session(str(CATALOG)) as session:
+        for title, content in [("Tomatoes planted", "Six plants."), ("Compost turned", "Bin two is ready.")]:
+            added = await session.call_tool("add_record", {"db_path": DB, "table_name": "journal", "title": title,
+                                                           "content": content})
+            assert not added.isError, added.content
+        rows = await session.call_tool("execute_query", {"db_path": DB, "query": "SELECT id, title FROM journal"})
+        columns = await session.call_tool("execute_query", {
+            "db_path": DB, "query": "SELECT name FROM pragma_table_info('journal') ORDER BY cid"})
+        tables = await session.call_tool("list_tables", {"db_path": DB})
+    assert rows.structuredContent == {"result": [{"id": 1, "title": "Tomatoes planted"},
+                                                 {"id": 2, "title": "Compost turned"}]}
+    assert [json.loads(block.text) for block in rows.content] == rows.structuredContent["result"]
+    # the table the description says the tool makes: its stated columns, the stamp last
+    assert [row["name"] for row in columns.structuredContent["result"]] == ["id", "title", "content", "created_at"]
+    # as the real server listed them (its recording): SQLite's own sequence table beside the new one
+    assert tables.structuredContent == {"result": ["journal", "sqlite_sequence"]}
+    assert [block.text for block in tables.content] == ["journal", "sqlite_sequence"]
