@@ -37,3 +37,27 @@ async def test_rows_added_by_arguments_are_rows_a_query_reads_one_block_per_row(
     # as the real server listed them (its recording): SQLite's own sequence table beside the new one
     assert tables.structuredContent == {"result": ["journal", "sqlite_sequence"]}
     assert [block.text for block in tables.content] == ["journal", "sqlite_sequence"]
+
+
+async def test_each_database_file_is_a_database_of_its_own() -> None:
+    other = "/data/archive.db"
+    async with stdio_session(str(CATALOG)) as session:
+        made = await session.call_tool("create_database", {"db_path": other})
+        await session.call_tool("add_record", {"db_path": DB, "table_name": "journal", "title": "Seeds sown",
+                                               "content": "Basil indoors."})
+        garden = await session.call_tool("list_tables", {"db_path": DB})
+        archive = await session.call_tool("execute_query", {
+            "db_path": other, "query": "SELECT name FROM sqlite_master WHERE type = 'table'"})
+        files = await session.call_tool("list_databases", {"path": "/data"})
+    assert not made.isError, made.content
+    assert "journal" in garden.structuredContent["result"]
+    assert archive.structuredContent == {"result": []}  # the new file holds no table of the other one
+    assert sorted(files.structuredContent["result"]) == ["archive.db", "garden.db"]
+
+
+async def test_a_keyword_search_tool_is_no_statement_tool() -> None:
+    from agentworld_mcp.world.catalog import Catalog
+    from agentworld_mcp.world.world import load_world
+
+    search = Catalog(load_world(str(CATALOG))).get("search_databases")
+    assert search is not None and search.role.style != "sql"

@@ -69,7 +69,7 @@ from .learn_untouched_seed import untouched_listed
 from .enrich import Sample, ToolEnrichment, apply, infer_role_fields, infer_shape, with_initial_values
 from ..errors import ConfigError
 from ..world.roles import collection_name, id_stem, normalise_path, singular
-from .score import RecordedTurn, json_of, key_paths, read_episodes, recorded_catalog, text_of
+from .score import RecordedTurn, json_of, key_paths, listed_items, read_episodes, recorded_catalog, text_of
 from ..world.values import leaves
 from ..world.world import World, load_world, load_world_data
 
@@ -91,6 +91,8 @@ def sample_of(turn: RecordedTurn) -> Sample:
     is_error = bool(turn.result.get("isError"))
     answer = None if is_error else json_of(turn.result)
     structured = turn.result.get("structuredContent")
+    if (items := listed_items(turn.result)) is not None:  # one block per item: the list the tool returned
+        return Sample(dict(turn.arguments), items, is_error)
     if isinstance(structured, dict) and list(structured) == ["result"] and text_of(turn.result):
         # FastMCP's wrapper of a plain return value: the answer is what the server printed
         printed = json_of({"content": turn.result.get("content")})

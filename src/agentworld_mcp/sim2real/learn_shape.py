@@ -21,7 +21,7 @@ from ..models.deterministic.failures import reads_as_failure
 from ..models.deterministic.engines import claimed
 from ..models.deterministic.learned_shape import SENTENCE_SLOT, SHAPE_META
 from ..world.catalog import Catalog
-from .score import RecordedTurn, json_of, text_of
+from .score import RecordedTurn, json_of, listed_items, text_of
 
 JSONDict = dict[str, Any]
 #: Recorded values kept per key (what the payload is compared with, not a replay source).
@@ -122,6 +122,8 @@ def sentence_template(text: str, arguments: JSONDict, input_schema: JSONDict) ->
 def _answer_of(result: JSONDict) -> Any:
     """The answer as JSON; FastMCP's ``{"result": ...}`` wrapper of a plain return is what the server printed."""
     structured = result.get("structuredContent")
+    if (items := listed_items(result)) is not None:  # one block per item: the list the tool returned
+        return items
     if isinstance(structured, dict) and list(structured) == ["result"] and text_of(result):
         return json_of({"content": result.get("content")})
     return json_of(result)

@@ -138,6 +138,29 @@ def json_of(result: JSONDict) -> Any:
     return None
 
 
+def listed_items(result: JSONDict) -> list[Any] | None:
+    """The list a FastMCP (MCP SDK) tool returned, where it printed one text block per item
+    (``structuredContent: {"result": [...]}``); else None."""
+    structured = result.get("structuredContent")
+    if not isinstance(structured, dict) or list(structured) != ["result"] or not isinstance(structured["result"], list):
+        return None
+    items = structured["result"]
+    blocks = [c.get("text") for c in result.get("content") or [] if isinstance(c, dict) and c.get("type") == "text"]
+    if not items or len(blocks) != len(items):
+        return None
+    for block, item in zip(blocks, items):
+        if block != item and _loaded(block) != item:
+            return None
+    return items
+
+
+def _loaded(text: Any) -> Any:
+    try:
+        return json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
+
+
 def key_paths(value: Any, prefix: str = "") -> set[str]:
     """``{"a": [{"b": 1}]}`` -> ``{"a", "a[].b"}``: the keys of every object, list items merged."""
     paths: set[str] = set()

@@ -60,6 +60,7 @@ DIALECTS: tuple[tuple[str, str], ...] = (
 _SQL_WORDS = re.compile(
     r"(?<![a-z])(?:sql|" + "|".join(p for p, _ in DIALECTS) + r")(?![a-z])", re.IGNORECASE)
 _STATEMENT_WORDS = re.compile(r"\b(?:SELECT|INSERT|UPDATE|DELETE|CREATE TABLE|DDL|DML)\b")
+_KEYWORD = re.compile(r"\b(?:keywords?|search terms?|terms?|text to (?:find|search))\b", re.IGNORECASE)
 _DB_WORDS = re.compile(r"\bdatabases?\b|\bschemas?\b|\bcolumns?\b", re.IGNORECASE)
 _READ_ONLY = re.compile(r"read[- ]?only|\bselect (?:sql )?(?:query|queries|statements?)\b|\bonly select\b", re.IGNORECASE)
 _WRITES = re.compile(r"\b(?:insert|update|delete|modif\w*|writes?|ddl|dml|mutat\w*)\b", re.IGNORECASE)
@@ -70,7 +71,7 @@ KIND_OF_OP: dict[str, str] = {
     "read": "search", "query": "action", "write": "update", "create_table": "create", "list_tables": "list",
     "list_schemas": "list", "describe_table": "read", "drop_table": "delete", "insert": "create",
     "update": "update", "delete": "delete", "create_index": "create", "alter_table": "update",
-    "sample_rows": "search", "select_rows": "search", "database_info": "read",
+    "sample_rows": "search", "select_rows": "search", "database_info": "read", "create_database": "create",
 }
 
 
@@ -78,7 +79,7 @@ def sql_operation(tool: JSONDict, tokens: list[str]) -> tuple[str, str | None] |
     """``(op, statement argument)`` of a tool that speaks SQL, or None; ``tokens`` are its name's words."""
     props: JSONDict = (tool.get("inputSchema") or {}).get("properties") or {}
     text = _descriptions(tool, props)
-    sql_arg = next((a for a in SQL_ARGS if _is_string(props.get(a))), None)
+    sql_arg = _statement_arg(tool, props, tokens)
     if sql_arg is not None and ("sql" in sql_arg.lower() or _SQL_WORDS.search(text) or _STATEMENT_WORDS.search(text)):
         return _query_op(tokens, tool.get("description") or "", tool.get("annotations") or {}), sql_arg
     op = _table_op(tokens, props)
@@ -87,6 +88,16 @@ def sql_operation(tool: JSONDict, tokens: list[str]) -> tuple[str, str | None] |
     if _SQL_WORDS.search(text) or _DB_WORDS.search(tool.get("description") or "") or set(props) <= _TABLEISH:
         return op, None
     return None
+
+
+def _statement_arg(tool: JSONDict, props: JSONDict, tokens: list[str]) -> str | None:
+    """The argument that may carry a statement; not a search tool's keyword ("Search for a keyword in all SQLite
+    databases": its ``query`` is a search term)."""
+    found = next((a for a in SQL_ARGS if _is_string(props.get(a))), None)
+    if found is not None and "sql" not in found.lower() and tokens[:1] in (["search"], ["find"]) \
+            and _KEYWORD.search(tool.get("description") or ""):
+        return None
+    return found
 
 
 #: Words of a tool name that read a few of a table's rows, and that describe a table's columns.
@@ -114,7 +125,7 @@ def database_ops(tools: dict[str, JSONDict], tokens: dict[str, list[str]], sql_t
         if name in sql_tools:
             continue
         props = (tool.get("inputSchema") or {}).get("properties") or {}
-        statement = next((a for a in SQL_ARGS if _is_string(props.get(a))), None)
+        statement = _statement_arg(tool, props, tokens.get(name, []))
         if statement is not None:
             ops[name] = (_query_op(tokens.get(name, []), tool.get("description") or "", tool.get("annotations") or {}),
                          statement)
@@ -132,8 +143,11 @@ _REPORT_WORDS = frozenset({"info", "stats", "status", "metadata", "summary", "de
 
 def _database_op(tokens: list[str], props: JSONDict) -> str | None:
     names = set(tokens)
-    if not props and names & _WHOLE_DB_WORDS and names & _REPORT_WORDS:
+    whole = not props or set(props) <= set(DATABASE_PATH_ARGS)  # nothing but the database it acts on
+    if whole and names & (_WHOLE_DB_WORDS | {"schema"}) and names & _REPORT_WORDS:
         return "database_info"
+    if props and set(props) <= set(DATABASE_PATH_ARGS) and tokens[:1] == ["create"] and names & _WHOLE_DB_WORDS:
+        return "create_database"  # ``create_database(db_path)``: a new, empty database file
     table_arg = any(a in props for a in TABLE_ARGS)
     if not (names & _TABLE_WORDS or table_arg):
         return None
@@ -158,6 +172,8 @@ ROW_ARGS = ("data", "values", "row", "record", "fields", "set")
 #: Arguments naming the database a call acts on (its file or its name): never a column of a row.
 DATABASE_ARGS = ("db_path", "dbPath", "database_path", "databasePath", "db_file", "database_file", "db",
                  "database", "db_name", "dbName", "database_name", "databaseName")
+#: Those that name a database by its file: each path is a database of its own (an SQLite file).
+DATABASE_PATH_ARGS = ("db_path", "dbPath", "database_path", "databasePath", "db_file", "database_file")
 CONDITION_ARGS = ("conditions", "where", "filter", "filters", "criteria", "match")
 
 

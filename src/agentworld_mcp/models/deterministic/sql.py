@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import json
+import posixpath
 import re
 from importlib import resources
 from dataclasses import dataclass, field
@@ -44,7 +45,7 @@ from ...world.roles import ToolRole
 from ...world.world import World
 from ..base import Prediction, Step
 from . import sql_catalog
-from .sql_db import Database, Outcome, SQLFailure, open_database, remember
+from .sql_db import Database, Outcome, SQLFailure, database_key, open_database, remember
 from .sql_dialects import (TYPED_DIALECTS, command, data_type, located, mysql_detail, mysql_strict, postgres_detail,
                            pyformat_placeholders, typed_value, worded)
 from .sql_shapes import python_value, statement_answer, stated_keys
@@ -199,9 +200,10 @@ def predict_sql(step: Step, role: ToolRole) -> Prediction:
     if db.changed:
         dump = db.dump()
         remember(db.conn, "sqlite", dump, dump)  # the next call starts from this copy, not from the dump
-        existing = step.episode.ledger.get(DB_COLLECTION, DB_NAME) is not None
-        effects.append(Effect("update" if existing else "create", DB_COLLECTION, DB_NAME,
-                              {"name": DB_NAME, "dialect": "sqlite", "sql": dump}))
+        key = database_key(step)
+        existing = step.episode.ledger.get(DB_COLLECTION, key) is not None
+        effects.append(Effect("update" if existing else "create", DB_COLLECTION, key,
+                              {"name": key, "dialect": "sqlite", "sql": dump}))
     else:
         db.conn.close()
     return _answer(step, conv, body, effects)
@@ -465,6 +467,10 @@ def _schema_arg(step: Step, conv: Convention) -> str:
 
 
 def _list_schemas(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    if held_by_path(step):  # databases are files: those the episode holds in the directory named
+        folder = next((str(v) for v in step.arguments.values() if isinstance(v, str) and v.strip()), "")
+        rows = [{"name": posixpath.basename(name)} for name in database_files(step, folder)]
+        return _Body(rows=rows, count=len(rows))
     stated = stated_keys(step.tool.description)
     if stated is not None:
         rows = sql_catalog.schemas(stated, conv.default_schema, conv.schema_owner)
@@ -608,11 +614,38 @@ def _alter_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> 
                  if conv.rows == "json" else None, message=f"Table {table} altered successfully")
 
 
+def _create_database(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
+    """A new, empty database at the path named; one the episode holds already is kept as it is."""
+    key = database_key(step)
+    if key != DB_NAME and step.episode.ledger.get(DB_COLLECTION, key) is None:
+        db.run("CREATE TABLE _agentworld_new (x)")  # a change, so the empty database is stored (then dropped)
+        db.run("DROP TABLE _agentworld_new")
+    return _Body(message=f"Database created at {key}")
+
+
+def held_by_path(step: Step) -> bool:
+    """Whether the catalog names its databases by file path (a tool with a ``db_path``-like argument)."""
+    from ...world.sql_roles import DATABASE_PATH_ARGS
+
+    return any(a in (t.get("inputSchema") or {}).get("properties", {}) for t in step.world.tools
+               for a in DATABASE_PATH_ARGS)
+
+
+def database_files(step: Step, folder: str) -> list[str]:
+    """The databases the episode holds directly in ``folder`` (all of them for an empty folder)."""
+    from ...world.roles import normalise_path
+
+    base = normalise_path(folder.strip()) if folder.strip() else ""
+    names = [e.key for e in step.episode.ledger.items(DB_COLLECTION) if e.key != DB_NAME]
+    return [n for n in names if not base or posixpath.dirname(n) == base.rstrip("/")]
+
+
 _OPS = {
     "read": _read, "write": _write, "query": _query, "create_table": _create_table, "list_tables": _list_tables,
     "list_schemas": _list_schemas, "describe_table": _describe_table, "drop_table": _drop_table,
     "insert": _row_op, "update": _row_op, "delete": _row_op, "select_rows": _row_op, "create_index": _create_index,
     "alter_table": _alter_table, "sample_rows": _sample_rows, "database_info": _database_info,
+    "create_database": _create_database,
 }
 
 

@@ -153,11 +153,12 @@ _PRISTINE: OrderedDict[str, tuple[SandboxedConnection, list[str]]] = OrderedDict
 def open_database(step: Step, dialect: str, *, typed: bool = True) -> Database:
     """A working copy of the episode's database (the ledger's ``sql_databases/main``, else empty);
     ``typed``: values converted as the dialect's usual driver converts them (see :func:`_connect`)."""
-    entity = step.episode.ledger.get(DB_COLLECTION, DB_NAME)
+    key = database_key(step)
+    entity = step.episode.ledger.get(DB_COLLECTION, key)
     fields = entity.fields if entity is not None else {}
     stored = str(fields.get("dialect") or dialect)  # seeds are in the catalog's dialect unless they say
     source = fields.get("sql") or []
-    if entity is None and step.world.demonstrations:  # the tables and rows the demonstrations showed (sql_seed)
+    if entity is None and key == DB_NAME and step.world.demonstrations:  # what the demonstrations showed (sql_seed)
         stored, source = "sqlite", step.derived("sql_seed", lambda: _shown(step))
     statements = [source] if isinstance(source, str) else [str(s) for s in source]
     digest = _digest(stored, statements)
@@ -171,6 +172,17 @@ def open_database(step: Step, dialect: str, *, typed: bool = True) -> Database:
     pristine.backup(work)
     work.bound_size()
     return Database(work, dump, dialect)
+
+
+def database_key(step: Step) -> str:
+    """The database a call acts on: the file its path argument names (``db_path``: each file a database of its
+    own, as SQLite files are), else the episode's one database."""
+    from ...world.roles import normalise_path
+    from ...world.sql_roles import DATABASE_PATH_ARGS
+
+    path = next((step.arguments[a] for a in DATABASE_PATH_ARGS if isinstance(step.arguments.get(a), str)
+                 and step.arguments[a].strip()), None)
+    return normalise_path(path.strip()) if path is not None else DB_NAME
 
 
 def _shown(step: Step) -> list[str]:
