@@ -52,3 +52,18 @@ async def test_a_new_session_reads_the_rows_a_listed_recording_showed(tmp_path: 
     assert tables.structuredContent == {"result": ["customers", "orders"]}
     assert [block.text for block in tables.content] == ["customers", "orders"]
     assert oslo.structuredContent == {"result": [{"name": "Jonas Berg"}]}
+
+
+async def test_a_read_only_tool_refuses_a_write_in_the_recorded_words(tmp_path: Path) -> None:
+    refusal = {"error": "Security violation: Only SELECT queries are allowed."}
+    recording = tmp_path / "train.jsonl"
+    recording.write_text("\n".join([
+        _turn(1, "read_query", {"query": "SELECT * FROM customers"}, CUSTOMERS),
+        _turn(2, "read_query", {"query": "DELETE FROM customers"}, [refusal]),
+    ]) + "\n", encoding="utf-8")
+    world = learn_cli(recording, CATALOG, tmp_path / "learned.json")
+    async with stdio_session(str(world)) as session:
+        refused = await session.call_tool("read_query", {"query": "UPDATE customers SET city = 'Porto'"})
+        kept = await session.call_tool("read_query", {"query": "SELECT city FROM customers WHERE id = 1"})
+    assert refused.structuredContent == {"result": [refusal]}
+    assert kept.structuredContent == {"result": [{"city": "Lisbon"}]}

@@ -61,3 +61,11 @@ async def test_a_keyword_search_tool_is_no_statement_tool() -> None:
 
     search = Catalog(load_world(str(CATALOG))).get("search_databases")
     assert search is not None and search.role.style != "sql"
+
+
+async def test_a_refused_statement_comes_back_as_the_error_a_python_tool_returns() -> None:
+    async with stdio_session(str(CATALOG)) as session:
+        refused = await session.call_tool("execute_query", {"db_path": DB, "query": "DELETE FROM journal"})
+    assert not refused.isError  # the tool caught it: ``return [{"error": str(e)}]``
+    (item,) = refused.structuredContent["result"]
+    assert list(item) == ["error"] and "SELECT" in item["error"]

@@ -179,6 +179,9 @@ def predict_sql(step: Step, role: ToolRole) -> Prediction:
     db = open_database(step, conv.dialect, typed=conv.values == "driver")
     try:
         body = _OPS.get(role.op or "query", _query)(step, role, db, conv)
+    except _Worded as worded:
+        db.conn.close()
+        return Prediction(worded.text, is_error=worded.is_error, effects=[], info={"failure": True})
     except (SQLFailure, _Refused, ValueError, OverflowError) as exc:  # the copy is thrown away, as a rollback
         message = str(exc)
         # Postgres's LINE/caret and DETAIL lines are in the text a Python driver's error prints (psycopg's
@@ -211,6 +214,14 @@ def predict_sql(step: Step, role: ToolRole) -> Prediction:
 
 class _Refused(Exception):
     """The server refused the call before reaching the database (wrong kind of statement)."""
+
+
+class _Worded(_Refused):
+    """A refusal worded as a demonstration of the server words it: its whole text, and its ``isError`` flag."""
+
+    def __init__(self, text: str, is_error: bool) -> None:
+        super().__init__(text)
+        self.text, self.is_error = text, is_error
 
 
 @dataclass
@@ -247,6 +258,9 @@ def _read(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     sql = _statement(step, role)
     # a CTE is a read where the description says the tool takes one (WITH ... SELECT)
     reads = ("SELECT", "WITH") if re.search(r"\bCTEs?\b|\bWITH\b", step.tool.description or "") else ("SELECT",)
+    said = step.derived("sql_wording", lambda: sql_records.wording(step.world))
+    if said.read_only is not None and not sql.strip().upper().startswith(reads):
+        raise _Worded(*said.read_only)  # the server's own refusal, word for word (a demonstration's)
     if conv.errors == "text" and not sql.strip().upper().startswith(reads):
         raise _Refused(f"Only SELECT queries are allowed for {step.tool.name}")
     outcome = _run(db, sql, step, conv)

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...world.sql_roles import CONDITION_ARGS, ROW_ARGS, TABLE_ARGS
+from ...world.sql_roles import CONDITION_ARGS, ROW_ARGS, SQL_ARGS, TABLE_ARGS
 from ...world.world import World
 
 JSONDict = dict[str, Any]
@@ -45,12 +45,15 @@ class Wording:
     indents: dict[str, int | None] = field(default_factory=dict)
     missing_table: str | None = None  # with {table}
     missing_column: str | None = None  # with {column} and {table}
+    #: how a read-only statement tool refuses another statement, word for word, and whether flagged ``isError``
+    read_only: tuple[str, bool] | None = None
 
 
 def wording(world: World) -> Wording:
     """The catalog's wording, from its demonstrations (none: an empty :class:`Wording`)."""
     out = Wording()
     for demo in world.demonstrations:
+        out.read_only = out.read_only or _read_only_refusal(demo.arguments, demo.response, demo.is_error)
         response, printed = demo.response, None
         if isinstance(response, str) and not demo.is_error:
             try:
@@ -82,6 +85,26 @@ def wording(world: World) -> Wording:
         elif not named and out.missing_table is None:
             out.missing_table = rest.replace(table, "{table}")
     return out
+
+
+def _read_only_refusal(arguments: JSONDict, response: Any, is_error: bool) -> tuple[str, bool] | None:
+    """The words of a refusal to run a statement other than a SELECT (``Security violation: Only SELECT queries
+    are allowed.``), in text or as an answer's ``error``, where the demonstration is one."""
+    statement = next((v for a in SQL_ARGS if isinstance(v := arguments.get(a), str)), None)
+    if statement is None or re.match(r"\s*(?:SELECT|WITH)\b", statement, re.IGNORECASE):
+        return None
+    if isinstance(response, str):
+        try:
+            response = json.loads(response)
+        except ValueError:
+            pass
+    while isinstance(response, list) and len(response) == 1:
+        response = response[0]
+    text = response.get("error") if isinstance(response, dict) else response
+    if isinstance(text, str) and re.search(r"\bSELECT\b", text) and re.search(
+            r"\bonly\b|\bnot allowed\b|\bread[- ]?only\b", text, re.IGNORECASE):
+        return text, is_error
+    return None
 
 
 def _row_tool(arguments: JSONDict) -> bool:

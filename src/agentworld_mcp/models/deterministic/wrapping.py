@@ -60,6 +60,10 @@ def wrap(step: Step, bare_step: Step, answer: Prediction) -> Prediction:
     said = answer.text if answer.text is not None else answer.observation
     if isinstance(said, str) and "string" not in _kinds(inner):
         said = _printed_value(said)  # the bare tool printed what the wrapped one returns: ``[{'id': 1}]``
+        from .failures import reads_as_failure  # failures.py reads this module's wrapper
+
+        if isinstance(said, str) and (reads_as_failure(said) or answer.info.get("failure")):
+            said = _caught(said, inner)  # ``except Exception as e: return {"error": str(e)}``
     result = as_result(said, inner, bare_step)
     marker = (step.tool.output_schema or {}).get(WRAP_MARKER) is True
     return dataclasses.replace(answer, observation={"result": result}, text=printed(result, fastmcp=marker),
@@ -98,6 +102,18 @@ def as_result(answer: Any, schema: JSONDict, step: Step) -> Any:
 
 #: A printed value longer than this is left as text (parsing it is no use to an answer).
 _MAX_PRINTED = 1_000_000
+
+
+def _caught(message: str, schema: JSONDict) -> Any:
+    """A failure the tool caught, returned as Python servers return one where a record or a list of records is
+    typed: ``{"error": message}``, in a list where a list is."""
+    kinds = _kinds(schema)
+    items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+    if "object" in kinds:
+        return {"error": message}
+    if "array" in kinds and "object" in _kinds(items or {}):
+        return [{"error": message}]
+    return message
 
 
 def _printed_value(text: str) -> Any:
