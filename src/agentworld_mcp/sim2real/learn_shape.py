@@ -20,6 +20,7 @@ from typing import Any
 from ..models.deterministic.failures import reads_as_failure
 from ..models.deterministic.engines import claimed
 from ..models.deterministic.learned_shape import SENTENCE_SLOT, SHAPE_META
+from ..models.deterministic.wrapping import wrapped_schema
 from ..world.catalog import Catalog
 from .score import RecordedTurn, json_of, listed_items, text_of
 
@@ -43,20 +44,34 @@ def add_shape_meta(data: JSONDict, compiled: Catalog, episodes: dict[str, list[R
     added = 0
     for tool in data["tools"]:
         spec = compiled.get(tool["name"])
-        if spec is None or not turns_of.get(spec.name) or not claimed(compiled.world, spec):
+        # a database's tools too, but not its report, which keeps the recorded report itself (sql.py)
+        answered = claimed(compiled.world, spec) if spec is not None else False
+        if spec is not None and spec.role.style == "sql" and spec.role.op != "database_info":
+            answered = True
+        if spec is None or not turns_of.get(spec.name) or not answered:
             continue
         sentence = text_shape(turns_of[spec.name], spec.input_schema)
         if sentence is not None:  # a sentence the engine's answer is told in (with or without an outputSchema)
             tool["_meta"] = {**(tool.get("_meta") or {}), SHAPE_META: {"text": sentence}}
             added += 1
             continue
-        if spec.output_schema is not None:
+        if spec.output_schema is not None and not _says_nothing(spec.definition):
             continue
         shape = answer_shape(turns_of[spec.name])
         if shape is not None:
             tool["_meta"] = {**(tool.get("_meta") or {}), SHAPE_META: shape}
             added += 1
     return added
+
+
+def _says_nothing(tool: JSONDict) -> bool:
+    """An outputSchema that names no field of the answer: FastMCP's wrapper of a ``dict`` or ``list[dict]``
+    (``{"result": {"type": "object", "additionalProperties": true}}``); the recording shows the fields."""
+    inner = wrapped_schema(tool)
+    if inner is None:
+        return False
+    item = inner.get("items") if inner.get("type") == "array" else inner
+    return isinstance(item, dict) and item.get("type") == "object" and not item.get("properties")
 
 
 def answer_shape(turns: list[RecordedTurn]) -> JSONDict | None:

@@ -86,6 +86,10 @@ def answer_in_shape(step: Step, ask: Callable[[Step], Any]) -> Any:
         return _failure(shape, answer)
     slots: dict[str, JSONDict] = shape["slots"]
     observation = answer.observation
+    if isinstance(observation, str) and answer.text is None:
+        from .wrapping import printed_value  # rows a Python server printed (``[{'cid': 0, ...}]``) are rows
+
+        observation = printed_value(observation)
     if isinstance(observation, dict):
         if not set(observation) & set(slots):
             return answer  # the engine's own object, of keys the recording never showed: no guess at a mapping

@@ -150,8 +150,8 @@ def with_values(step: Step, answer: Prediction) -> Prediction:
         return answer
     from .learned_rules import computed
 
-    if _failure(answer.observation, statistics) or computed(step):  # an engine's answer is the state's
-        return answer
+    if _failure(answer.observation, statistics) or computed(step) or step.role.style == "sql":
+        return answer  # an engine's answer is the state's, a database's too
     from .editor import edits
 
     if edits(step):  # the editor's line numbers and texts are the episode's file and selection

@@ -148,9 +148,11 @@ def _predict(step: Step) -> Prediction:
 
         return predict_graph(step, role)
     if role.style == "sql":
+        from .learned_shape import answer_in_shape  # the database's values in the keys a recording showed
         from .sql import predict_sql
 
-        return predict_sql(step, role)
+        answer: Prediction = answer_in_shape(step, lambda asked: predict_sql(asked, role))
+        return answer
     role = linked_role(step, role)  # the entity the state holds under a longer name (``delivery_vans``)
     from .refusals import refused  # an interval ending before it starts, an invalid RRULE, an unknown parent
 

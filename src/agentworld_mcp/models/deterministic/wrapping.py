@@ -59,7 +59,7 @@ def wrap(step: Step, bare_step: Step, answer: Prediction) -> Prediction:
     inner = wrapped_schema(step.tool.definition) or {}
     said = answer.text if answer.text is not None else answer.observation
     if isinstance(said, str) and "string" not in _kinds(inner):
-        said = _printed_value(said)  # the bare tool printed what the wrapped one returns: ``[{'id': 1}]``
+        said = printed_value(said)  # the bare tool printed what the wrapped one returns: ``[{'id': 1}]``
         from .failures import reads_as_failure  # failures.py reads this module's wrapper
 
         if isinstance(said, str) and (reads_as_failure(said) or answer.info.get("failure")):
@@ -116,7 +116,7 @@ def _caught(message: str, schema: JSONDict) -> Any:
     return message
 
 
-def _printed_value(text: str) -> Any:
+def printed_value(text: str) -> Any:
     """The list or record ``text`` prints, as JSON or as Python prints it (``str(rows)``); else ``text``."""
     stripped = text.strip()
     if stripped[:1] not in ("[", "{") or len(stripped) > _MAX_PRINTED:
@@ -221,4 +221,4 @@ def _items(answer: Any) -> list[Any] | None:
     return None
 
 
-__all__ = ["WRAP_MARKER", "as_result", "printed", "wrap", "wrapped_schema"]
+__all__ = ["WRAP_MARKER", "as_result", "printed", "printed_value", "wrap", "wrapped_schema"]
