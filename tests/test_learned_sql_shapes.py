@@ -37,3 +37,20 @@ async def test_a_new_table_is_described_in_the_recorded_keys(tmp_path: Path) -> 
     assert described["table"] == "plants"
     assert [(c["name"], c["type"]) for c in described["columns"]] == [("name", "TEXT"), ("height", "REAL")]
     assert "notes" not in json.dumps(described)
+
+
+async def test_a_missing_table_is_refused_in_the_recorded_words_and_band(tmp_path: Path) -> None:
+    recording = write_recording(tmp_path / "train.jsonl", [
+        ("write_query", {"query": "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT NOT NULL)"},
+         {"affected_rows": 0}),
+        ("describe_table", {"table_name": "notes"}, {"table": "notes", "columns": NOTES}),
+        ("describe_table", {"table_name": "orders"}, {"error": "Error describing table orders: no such table: orders"}),
+    ])
+    world = learn_cli(recording, CATALOG, tmp_path / "learned.json")
+    async with stdio_session(str(world)) as session:
+        await session.call_tool("write_query", {"query": "CREATE TABLE plants (name TEXT)"})
+        missing = await session.call_tool("describe_table", {"table_name": "harvest"})
+        there = json_answer(await session.call_tool("describe_table", {"table_name": "plants"}))
+    assert not missing.isError
+    assert json.loads(missing.content[0].text) == {"error": "Error describing table harvest: no such table: harvest"}
+    assert there["table"] == "plants"

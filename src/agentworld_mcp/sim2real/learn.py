@@ -107,7 +107,9 @@ def select_demonstrations(samples: list[Sample], limit: int) -> list[Sample]:
     seen: set[tuple[bool, str, str]] = set()
 
     def failed(sample: Sample) -> bool:  # ``isError``, or in band: ``Note 9 not found`` as an ordinary answer
-        return sample.is_error or reads_as_failure(sample.response)
+        response = sample.response  # a list tool's caught failure: ``[{"error": "..."}]``
+        one = response[0] if isinstance(response, list) and len(response) == 1 else response
+        return sample.is_error or reads_as_failure(one)
 
     for sample in sorted(samples, key=lambda s: not failed(s)):
         if len(chosen) >= limit:

@@ -75,6 +75,11 @@ def answer_shape(tool: ToolSpec) -> JSONDict | None:
 def answer_in_shape(step: Step, ask: Callable[[Step], Any]) -> Any:
     """The engine's answer to ``step`` (``ask``), in the tool's learned shape when it has one."""
     answer = ask(step)
+    if isinstance(answer, Prediction) and answer.info.get("failure"):  # a refusal worded as the server words it
+        worded = answer_shape(step.tool)  # no payload: under the key the recorded failures used, if any
+        flagged = dataclasses.replace(answer, is_error=True)
+        keyed = _failure(worded, flagged) if worded is not None else flagged
+        return answer if keyed is flagged else keyed
     if isinstance(answer, Prediction) and not answer.is_error and not step.effects_only:
         told = sentence_of(step)
         if told is not None:  # the recorded sentence, told of this call; the engine's effects kept
@@ -90,6 +95,9 @@ def answer_in_shape(step: Step, ask: Callable[[Step], Any]) -> Any:
         from .wrapping import printed_value  # rows a Python server printed (``[{'cid': 0, ...}]``) are rows
 
         observation = printed_value(observation)
+        if isinstance(observation, list) and len(observation) == 1 and isinstance(observation[0], dict) \
+                and set(observation[0]) & set(slots):
+            observation = observation[0]  # ``[{'affected_rows': 1}]``: the one record is the answer object
     if isinstance(observation, dict):
         if not set(observation) & set(slots):
             return answer  # the engine's own object, of keys the recording never showed: no guess at a mapping
@@ -97,7 +105,8 @@ def answer_in_shape(step: Step, ask: Callable[[Step], Any]) -> Any:
         # what the engine says beyond the recorded keys stays (nothing in it is invented)
         body.update({k: v for k, v in observation.items() if k not in body and not _absent(slots.get(k, {}),
                                                                                          step.arguments)})
-        return answer if body == observation else dataclasses.replace(answer, observation=body, text=None)
+        unchanged = body == observation and observation is answer.observation  # not read from a printed value
+        return answer if unchanged else dataclasses.replace(answer, observation=body, text=None)
     printed = observation if isinstance(observation, str) else None
     if printed is None and not isinstance(observation, list):
         return answer

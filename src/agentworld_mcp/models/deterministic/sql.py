@@ -178,6 +178,7 @@ def predict_sql(step: Step, role: ToolRole) -> Prediction:
     conv = step.derived("sql_convention", lambda: convention(step.world))  # once per catalog
     db = open_database(step, conv.dialect, typed=conv.values == "driver")
     try:
+        _absent(step, role, db)
         body = _OPS.get(role.op or "query", _query)(step, role, db, conv)
     except _Worded as worded:
         db.conn.close()
@@ -635,6 +636,22 @@ def _create_database(step: Step, role: ToolRole, db: Database, conv: Convention)
         db.run("CREATE TABLE _agentworld_new (x)")  # a change, so the empty database is stored (then dropped)
         db.run("DROP TABLE _agentworld_new")
     return _Body(message=f"Database created at {key}")
+
+
+def _absent(step: Step, role: ToolRole, db: Database) -> None:
+    """The tool's own refusal of a database file or a table that is not there, where its demonstrations word
+    one (``Database file not found at {database}``, ``Error describing table {table}: no such table: {table}``)."""
+    said = step.derived("sql_wording", lambda: sql_records.wording(step.world))
+    found = said.absent.get(step.tool.name)
+    if found is None or role.op == "create_database":
+        return
+    template, is_error = found
+    key = database_key(step)
+    if "{database}" in template and key != DB_NAME and step.episode.ledger.get(DB_COLLECTION, key) is None:
+        raise _Worded(template.replace("{database}", key), is_error)
+    table = next((str(v) for a in TABLE_ARGS if isinstance(v := step.arguments.get(a), str) and v), None)
+    if "{table}" in template and table is not None and table not in db.tables():
+        raise _Worded(template.replace("{table}", table), is_error)
 
 
 def held_by_path(step: Step) -> bool:

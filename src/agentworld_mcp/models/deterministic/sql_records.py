@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...world.sql_roles import CONDITION_ARGS, ROW_ARGS, SQL_ARGS, TABLE_ARGS
+from ...world.sql_roles import CONDITION_ARGS, DATABASE_PATH_ARGS, ROW_ARGS, SQL_ARGS, TABLE_ARGS
 from ...world.world import World
 
 JSONDict = dict[str, Any]
@@ -47,6 +47,9 @@ class Wording:
     missing_column: str | None = None  # with {column} and {table}
     #: how a read-only statement tool refuses another statement, word for word, and whether flagged ``isError``
     read_only: tuple[str, bool] | None = None
+    #: tool -> how it refuses a table or a database file that is not there, word for word (``{table}``,
+    #: ``{database}`` in place of the names), and whether flagged ``isError``
+    absent: dict[str, tuple[str, bool]] = field(default_factory=dict)
 
 
 def wording(world: World) -> Wording:
@@ -54,6 +57,9 @@ def wording(world: World) -> Wording:
     out = Wording()
     for demo in world.demonstrations:
         out.read_only = out.read_only or _read_only_refusal(demo.arguments, demo.response, demo.is_error)
+        if demo.tool not in out.absent and (absent := _absent_refusal(demo.arguments, demo.response,
+                                                                      demo.is_error)) is not None:
+            out.absent[demo.tool] = absent
         response, printed = demo.response, None
         if isinstance(response, str) and not demo.is_error:
             try:
@@ -104,6 +110,33 @@ def _read_only_refusal(arguments: JSONDict, response: Any, is_error: bool) -> tu
     if isinstance(text, str) and re.search(r"\bSELECT\b", text) and re.search(
             r"\bonly\b|\bnot allowed\b|\bread[- ]?only\b", text, re.IGNORECASE):
         return text, is_error
+    return None
+
+
+def _failure_text(response: Any, is_error: bool) -> str | None:
+    """A failure's words: an ``isError`` text, or the ``error`` of an answer (in a one-item list) that reports one."""
+    if isinstance(response, str):
+        try:
+            response = json.loads(response)
+        except ValueError:
+            return response if is_error else None
+    while isinstance(response, list) and len(response) == 1:
+        response = response[0]
+    text = response.get("error") if isinstance(response, dict) else None
+    return text if isinstance(text, str) and text else None
+
+
+def _absent_refusal(arguments: JSONDict, response: Any, is_error: bool) -> tuple[str, bool] | None:
+    """A failure naming the call's table or database file as missing, its names as ``{table}``/``{database}``."""
+    text = _failure_text(response, is_error)
+    if text is None or not re.search(r"not found|no such|does not exist|doesn't exist|missing", text, re.IGNORECASE):
+        return None
+    table = next((v for a in TABLE_ARGS if isinstance(v := arguments.get(a), str) and v), None)
+    database = next((v for a in DATABASE_PATH_ARGS if isinstance(v := arguments.get(a), str) and v), None)
+    if database is not None and database in text:
+        return text.replace(database, "{database}"), is_error
+    if table is not None and re.search(rf"\b{re.escape(table)}\b", text):
+        return re.sub(rf"\b{re.escape(table)}\b", "{table}", text), is_error
     return None
 
 
