@@ -75,6 +75,14 @@ async def test_the_engine_s_listing_text_and_directory_come_back_under_the_recor
         assert json_answer(await session.call_tool("cat", {"file_name": "notes.txt"})) == {"file_content": "alpha beta gamma"}
 
 
+async def test_a_file_text_that_looks_like_json_is_still_the_file_s_text(tmp_path: Path) -> None:
+    world = learned(tmp_path)
+    async with stdio_session(str(world)) as session:
+        await session.call_tool("echo", {"content": '["alpha", "beta"]', "file_name": "list.json"})
+        read = json_answer(await session.call_tool("cat", {"file_name": "list.json"}))
+    assert read == {"file_content": '["alpha", "beta"]'}
+
+
 async def test_a_count_carries_the_engine_s_number_and_unit_not_the_recorded_ones(tmp_path: Path) -> None:
     world = learned(tmp_path)
     async with stdio_session(str(world)) as session:

@@ -91,8 +91,8 @@ def answer_in_shape(step: Step, ask: Callable[[Step], Any]) -> Any:
         return _failure(shape, answer)
     slots: dict[str, JSONDict] = shape["slots"]
     observation = answer.observation
-    if isinstance(observation, str) and answer.text is None:
-        from .wrapping import printed_value  # rows a Python server printed (``[{'cid': 0, ...}]``) are rows
+    if isinstance(observation, str) and answer.text is None and step.role.style == "sql":
+        from .wrapping import printed_value  # rows the database printed as a Python server does are rows
 
         observation = printed_value(observation)
         if isinstance(observation, list) and len(observation) == 1 and isinstance(observation[0], dict) \

@@ -201,10 +201,11 @@ def predict_sql(step: Step, role: ToolRole) -> Prediction:
         db.conn.close()
         raise
     effects: list[Effect] = []
-    if db.changed:
+    key = database_key(step)
+    made = role.op == "create_database" and key != DB_NAME and step.episode.ledger.get(DB_COLLECTION, key) is None
+    if db.changed or made:  # a new database file is stored though it holds nothing yet
         dump = db.dump()
         remember(db.conn, "sqlite", dump, dump)  # the next call starts from this copy, not from the dump
-        key = database_key(step)
         existing = step.episode.ledger.get(DB_COLLECTION, key) is not None
         effects.append(Effect("update" if existing else "create", DB_COLLECTION, key,
                               {"name": key, "dialect": "sqlite", "sql": dump}))
@@ -631,11 +632,7 @@ def _alter_table(step: Step, role: ToolRole, db: Database, conv: Convention) -> 
 
 def _create_database(step: Step, role: ToolRole, db: Database, conv: Convention) -> _Body:
     """A new, empty database at the path named; one the episode holds already is kept as it is."""
-    key = database_key(step)
-    if key != DB_NAME and step.episode.ledger.get(DB_COLLECTION, key) is None:
-        db.run("CREATE TABLE _agentworld_new (x)")  # a change, so the empty database is stored (then dropped)
-        db.run("DROP TABLE _agentworld_new")
-    return _Body(message=f"Database created at {key}")
+    return _Body(message=f"Database created at {database_key(step)}")
 
 
 def _absent(step: Step, role: ToolRole, db: Database) -> None:
