@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ...world.catalog import Catalog, ToolSpec
 from ...world.world import World
 from ..base import Prediction, Step
-from .failures import Convention, convention_for, in_band
+from .failures import Convention, convention_for, in_band, reads_as_failure
 from .wrapping import wrap, wrapped_schema
 
 _CACHE = "_agentworld_serving"
@@ -80,7 +80,12 @@ def predict_as_served(step: Step, predict: Callable[[Step], Prediction]) -> Pred
         named = (step.arguments.get(a) for a in role.key_args)
         key = next((str(v) for v in named if isinstance(v, (str, int)) and not isinstance(v, bool)), None)
         return in_band(step, answer, how.convention, role.noun, key)
-    return wrap(step, plain_step, answer) if how.wrapped else answer
+    if not how.wrapped:
+        return answer
+    said = answer.text if answer.text is not None else answer.observation
+    if isinstance(said, str) and reads_as_failure(said):  # a failure the tool caught and returned
+        answer = dataclasses.replace(answer, info={**answer.info, "failure": True})
+    return wrap(step, plain_step, answer)
 
 
 __all__ = ["Serving", "predict_as_served", "serving"]

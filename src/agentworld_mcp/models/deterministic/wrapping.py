@@ -60,9 +60,7 @@ def wrap(step: Step, bare_step: Step, answer: Prediction) -> Prediction:
     said = answer.text if answer.text is not None else answer.observation
     if isinstance(said, str) and "string" not in _kinds(inner):
         said = printed_value(said)  # the bare tool printed what the wrapped one returns: ``[{'id': 1}]``
-        from .failures import reads_as_failure  # failures.py reads this module's wrapper
-
-        if isinstance(said, str) and (reads_as_failure(said) or answer.info.get("failure")):
+        if isinstance(said, str) and answer.info.get("failure"):  # served.py marks a failure it reads
             said = _caught(said, inner)  # ``except Exception as e: return {"error": str(e)}``
     result = as_result(said, inner, bare_step)
     marker = (step.tool.output_schema or {}).get(WRAP_MARKER) is True
