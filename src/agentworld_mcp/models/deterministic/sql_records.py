@@ -99,15 +99,8 @@ def _read_only_refusal(arguments: JSONDict, response: Any, is_error: bool) -> tu
     statement = next((v for a in SQL_ARGS if isinstance(v := arguments.get(a), str)), None)
     if statement is None or re.match(r"\s*(?:SELECT|WITH)\b", statement, re.IGNORECASE):
         return None
-    if isinstance(response, str):
-        try:
-            response = json.loads(response)
-        except ValueError:
-            pass
-    while isinstance(response, list) and len(response) == 1:
-        response = response[0]
-    text = response.get("error") if isinstance(response, dict) else response
-    if isinstance(text, str) and re.search(r"\bSELECT\b", text) and re.search(
+    text = _failure_text(response, True)  # a text answer counts here: the statement was refused, flagged or not
+    if text is not None and re.search(r"\bSELECT\b", text) and re.search(
             r"\bonly\b|\bnot allowed\b|\bread[- ]?only\b", text, re.IGNORECASE):
         return text, is_error
     return None
