@@ -39,6 +39,7 @@ from ..models.deterministic.learned_state import answer_data, failed, key_of, un
 from ..models.deterministic.id_formats import ID_FORMATS_META, ids_in, infer_format
 from ..trajectories.redaction import redact_call, secrets_in
 from ..world.catalog import Catalog, ToolSpec
+from .learn_frames import add_frame_meta
 from .learn_text import add_sentences
 from .learn_values import add_value_meta
 from .learn_instants import add_instant_meta
@@ -371,6 +372,7 @@ def learn_world(recordings: list[str], *, catalog: str | None = None, name: str 
         if tool["name"] in behaviour:
             tool["_meta"] = {**(tool.get("_meta") or {}), LEARNED_META: behaviour[tool["name"]]}
     add_key_collection_meta(data, compiled, episodes)  # a todo kept as an entry: learn_key_collection.py
+    add_frame_meta(data, compiled, episodes)  # a header stating a file's page over its lines: learn_frames.py
     observed = observed_seed(episodes, compiled) if seed else {}
     if seed:  # the repository a version-control session started from: sim2real/learn_repository.py
         observed = merged_seed(observed, learn_repository(episodes, compiled))

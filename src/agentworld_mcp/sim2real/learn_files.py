@@ -34,8 +34,10 @@ from typing import Any
 from ..models.deterministic.engines.git import is_git_catalog
 from ..models.deterministic.engines.shell import is_shell
 from ..models.deterministic.learned_state import answer_data, answer_text, failed, unwrapped
+from ..models.deterministic.text_pages import Page
 from ..world.catalog import Catalog, ToolSpec
 from ..world.roles import normalise_path
+from .learn_frames import framed_page, framed_text
 from .line_maps import LineMap, line_map
 from .score import RecordedTurn
 
@@ -183,6 +185,8 @@ def _failed(result: JSONDict) -> bool:
     """A failed call (:func:`failed`), where a file's own text is not read as the failure it may mention (a log's
     ``ERROR`` lines in ``{"content": ...}``)."""
     data = answer_data(result)
+    if data is None and not result.get("isError") and framed_text(answer_text(result)):
+        return False  # a header that states the page over the file's lines: its ``ERROR`` lines are the file's
     if isinstance(data, dict) and not result.get("isError"):
         return failed({"content": [], "structuredContent": {k: v for k, v in data.items() if not _TEXT_FIELD.match(k)}})
     return failed(result)
@@ -430,7 +434,13 @@ def _whole_text(tree: _Tree, turn: RecordedTurn, spec: ToolSpec, data: Any, targ
     other_op = role.style == "file" and role.op not in (None, "read")  # a file's info, a listing: not its text
     reads = not other_op and (role.kind == "read" and role.style == "file" or bool(words & _WHOLE_READ))
     paged = any(a.lower() in _PAGING and v not in (None, 0, "") for a, v in args.items())
-    if target is None or not reads or paths > 1 or paged:
+    if target is None or not reads or paths > 1:
+        return
+    page = framed_page(turn, spec) if data is None else None  # a header stating the page over its lines
+    if page is not None:
+        _framed(tree, target, page)
+        return
+    if paged:
         return
     text: str | None = None
     for body in (data, unwrapped(data)):
@@ -450,6 +460,17 @@ def _whole_text(tree: _Tree, turn: RecordedTurn, spec: ToolSpec, data: Any, targ
     seen = tree.at(target) if text is not None else None
     if seen is not None and seen.text is None:
         seen.kind, seen.text = "file", text
+
+
+def _framed(tree: _Tree, target: tuple[str, bool], page: Page) -> None:
+    """A framed read's lines at their numbers; the file's length where the header states it."""
+    for offset, text in enumerate(page.lines):
+        tree.line(target, page.start + 1 + offset, text)
+    seen = tree.at(target)
+    if seen is not None and seen.total is None and page.total >= page.end and (page.total > page.end or page.start):
+        seen.total = page.total
+    elif seen is not None and seen.text is None and page.start == 0 and page.total == len(page.lines):
+        seen.kind, seen.text = "file", "\n".join(page.lines) + "\n"
 
 
 def _listing(tree: _Tree, session: _Session, turn: RecordedTurn, spec: ToolSpec, data: Any,

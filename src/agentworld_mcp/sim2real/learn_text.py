@@ -70,7 +70,23 @@ def sentence_of(text: str, turn: RecordedTurn, before: list[RecordedTurn]) -> st
             continue
         template = _outside_slots(template, rf"(?<![\w.{{-]){re.escape(value)}(?![\w}}-])",
                                   "{{last." + tool + "." + name + "}}")
-    return _outside_slots(template, _HEX.pattern, None)
+    template = _outside_slots(template, _HEX.pattern, None)
+    return _counted(template, turn.arguments)
+
+
+def _counted(template: str, arguments: JSONDict) -> str:
+    """Numbers that count the lines of a multi-line text argument as ``{{lines.ARG}}`` (a final newline ends a
+    line) or ``{{pieces.ARG}}`` (it starts one more: what splitting on newlines counts)."""
+    for name, value in arguments.items():
+        if not isinstance(value, str) or "\n" not in value:
+            continue
+        counts = [("lines", len(value.replace("\r\n", "\n").splitlines())), ("pieces", len(value.split("\n")))]
+        for kind, count in counts:
+            marked = _outside_slots(template, rf"(?<![\w.{{-]){count}(?![\w}}-]|\.\d)", "{{" + kind + "." + name + "}}")
+            if marked != template:
+                template = marked
+                break
+    return template
 
 
 def _outside_slots(template: str, pattern: str, mark: str | None) -> str:
@@ -88,9 +104,10 @@ def _sub(text: str, pattern: str, mark: str | None) -> str:
     return re.sub(pattern, lambda m: mark if mark is not None else "{{fresh.hex." + str(len(m.group(0))) + "}}", text)
 
 
-def learn_sentences(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> dict[str, str]:
+def learn_sentences(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -> dict[str, JSONDict]:
     """Per tool, the one template its successful prose answers agree on (see the module doc)."""
     found: dict[str, list[str]] = {}
+    calls: dict[str, list[JSONDict]] = {}
     other: set[str] = set()  # tools with a successful answer that is data: no sentence tool
     for turns in episodes.values():
         for index, turn in enumerate(turns):
@@ -101,20 +118,47 @@ def learn_sentences(episodes: dict[str, list[RecordedTurn]], catalog: Catalog) -
                 other.add(turn.tool)
                 continue
             found.setdefault(turn.tool, []).append(sentence_of(text, turn, turns[:index]))
-    out: dict[str, str] = {}
+            calls.setdefault(turn.tool, []).append(turn.arguments)
+    out: dict[str, JSONDict] = {}
     for tool, templates in found.items():
         spec = catalog.get(tool)
-        if tool in other or spec is None or len(set(templates)) != 1:
+        if tool in other or spec is None:
+            continue
+        if len(set(templates)) != 1:
+            cases = _cases(spec.input_schema, calls.get(tool, []), templates)
+            if cases is not None:
+                out[tool] = cases
             continue
         template = templates[0]
         sentence = "\n" not in template.strip()  # one answer's other lines may be the state it showed
         confirmation = spec.role.kind in _CHANGES and sentence and not re.search(r"\d", template)
         if len(templates) > 1 or sentence and SLOT.search(template) or confirmation:
-            out[tool] = template
+            out[tool] = {"text": template}
     return out
 
 
-def keep_needed(data: JSONDict, templates: dict[str, str], episodes: dict[str, list[RecordedTurn]]) -> dict[str, JSONDict]:
+def _cases(schema: JSONDict, calls: list[JSONDict], templates: list[str]) -> JSONDict | None:
+    """Templates that one argument of a few declared values tells apart (an enum or a flag; an absent argument
+    counts as its declared default): each value one template, two values at least; None where no argument does.
+    A free argument (a path) never does: its values are the recording's, a new call's would find no case."""
+    props = schema.get("properties") or {}
+    for name, spec in props.items():
+        if not isinstance(spec, dict) or not (isinstance(spec.get("enum"), list) or spec.get("type") == "boolean"):
+            continue
+        by_value: dict[str, set[str]] = {}
+        for arguments, template in zip(calls, templates):
+            value = arguments.get(name, spec.get("default"))
+            if isinstance(value, (str, bool)):
+                by_value.setdefault(str(value), set()).add(template)
+        if len(by_value) > 1 and sum(len(t) for t in by_value.values()) == len(set(templates)) \
+                and all(len(t) == 1 for t in by_value.values()) and len(calls) == len(templates):
+            texts = {value: next(iter(t)) for value, t in by_value.items()}
+            default = texts.get(str(spec.get("default")), templates[0])
+            return {"text": default, "cases": {"arg": name, "texts": texts}}
+    return None
+
+
+def keep_needed(data: JSONDict, templates: dict[str, JSONDict], episodes: dict[str, list[RecordedTurn]]) -> dict[str, JSONDict]:
     """The templates of the tools whose model answers (the world ``data`` replaying the recording) differ
     from the real ones, each with ``over_errors`` where the model failed a call the server answered."""
     if not templates:
@@ -125,7 +169,7 @@ def keep_needed(data: JSONDict, templates: dict[str, str], episodes: dict[str, l
         world = load_world_data(data, source="learned-world.json")
         answers = _run(simulate(world, episodes))
     except Exception:  # noqa: BLE001 - a world the model cannot replay keeps its templates unchecked
-        return {tool: {"text": text} for tool, text in templates.items()}
+        return dict(templates)
     differs: dict[str, bool] = {}
     for key, turns in episodes.items():
         for turn, sim in zip(turns, answers.get(key, [])):
@@ -134,8 +178,7 @@ def keep_needed(data: JSONDict, templates: dict[str, str], episodes: dict[str, l
             sim_failed = bool(sim.get("isError")) or failed(sim)
             if sim_failed or answer_text(sim) != answer_text(turn.result):
                 differs[turn.tool] = differs.get(turn.tool, False) or sim_failed
-    return {tool: {"text": templates[tool], **({"over_errors": True} if over else {})}
-            for tool, over in differs.items()}
+    return {tool: {**templates[tool], **({"over_errors": True} if over else {})} for tool, over in differs.items()}
 
 
 def add_sentences(data: JSONDict, catalog: Catalog, episodes: dict[str, list[RecordedTurn]]) -> int:

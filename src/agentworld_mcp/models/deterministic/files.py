@@ -24,6 +24,9 @@ from ...state.ledger import Effect, Entity
 from ...world.roles import ToolRole, normalise_path
 from ..base import Prediction, Step
 from .common import clock, conform, error, not_found, structured_text
+from .edit_pairs import EditRefused, apply_pairs, edit_pairs
+from .learned_frames import FRAME_META, framed
+from .text_pages import page_of
 from .globs import glob as _glob  # linear-time: a glob is never a backtracking regex
 
 JSONDict = dict[str, Any]
@@ -43,7 +46,14 @@ def predict_file(step: Step, role: ToolRole) -> Prediction:
             and (answered := _as_object(step, role)) is not None:
         return answered
     handler = _OPS.get(role.op or "", _unknown)
-    return handler(step, role)
+    if role.op == "write" and "content" not in step.arguments and edit_pairs(step.arguments):
+        handler = _edit  # ``replace_text(path, old_text, new_text)``: a change of the text, not a new one
+    answer = handler(step, role)
+    if (step.tool.definition.get("_meta") or {}).get(FRAME_META) is None:
+        return answer
+    given = _path_arg(step, role)  # the file as the call found it: a learned frame states its page
+    node = _node(step, given[1]) if isinstance(given, tuple) else None
+    return framed(step, answer, _content(node) if node is not None and node["type"] == "file" else None)
 
 
 def _restoring(step: Step) -> bool:
@@ -257,6 +267,9 @@ def _read(step: Step, role: ToolRole) -> Prediction:
         text = "\n".join(text.replace("\r\n", "\n").split("\n")[-int(tail):])
     elif head:
         text = "\n".join(text.split("\n")[: int(head)])
+    else:
+        page = page_of(text, step.arguments, step.tool.input_schema)
+        text = text if page is None else "\n".join(page.lines)
     return structured_text(step, text)
 
 
@@ -471,12 +484,10 @@ def _edit(step: Step, role: ToolRole) -> Prediction:
         return found
     raw, path, node = found
     original = _content(node).replace("\r\n", "\n")
-    modified = original
-    for edit in step.arguments.get("edits") or []:
-        old, new = str(edit.get("oldText", "")).replace("\r\n", "\n"), str(edit.get("newText", "")).replace("\r\n", "\n")
-        if old not in modified:
-            return error(f"Could not find exact match for edit:\n{edit.get('oldText', '')}")
-        modified = modified.replace(old, new, 1)
+    try:
+        modified = apply_pairs(original, edit_pairs(step.arguments), path)
+    except EditRefused as exc:
+        return error(str(exc))
     diff = _unified_diff(original, modified, path)
     fence = "```"
     while fence in diff:

@@ -11,7 +11,13 @@ Slots, each filled from this call and the episode, never from the recording:
 * ``{{last.TOOL.ARG}}``: argument ``ARG`` of the latest successful call of ``TOOL`` in the episode
   (the branch a checkout switched to, shown by a later status line);
 * ``{{fresh.hex.N}}``: a new lowercase hex string of ``N`` characters (a commit hash), from the
-  episode's seed.
+  episode's seed;
+* ``{{lines.PATH}}`` / ``{{pieces.PATH}}``: how many lines the call's text argument at ``PATH`` holds (``pieces``:
+  a final newline starts one more, as splitting on newlines counts: ``Successfully wrote to a.txt (3 lines)``).
+
+A tool whose answers differ by the value of one argument (``mode: append`` -> ``Successfully appended to ...``)
+has ``"cases": {"arg": "mode", "texts": {"append": ..., "rewrite": ...}}`` beside ``text``; a call that leaves
+the argument out takes its declared default's case.
 
 The deterministic model still answers the call first, so its effects (what the call changed) are
 kept; only its text is replaced. Where the model failed on calls the real server answered (a tool
@@ -34,7 +40,7 @@ if TYPE_CHECKING:
 JSONDict = dict[str, Any]
 #: ``_meta`` key of a tool definition holding its learned sentence template.
 TEXT_META = "agentworld/text_template"
-SLOT = re.compile(r"\{\{(args|last|fresh)\.([^{}]+)\}\}")
+SLOT = re.compile(r"\{\{(args|last|fresh|lines|pieces)\.([^{}]+)\}\}")
 _HEX = "0123456789abcdef"
 
 
@@ -56,6 +62,11 @@ def slot_value_of(step: Step, source: str, path: str) -> Any:
     if source == "last":
         tool, _, arg = path.partition(".")
         return latest_argument(step, tool, arg)
+    if source in ("lines", "pieces"):  # how many lines an argument's text holds, as the server counts them
+        text = value_at(step.arguments, path)
+        if not isinstance(text, str):
+            return None
+        return len(text.split("\n")) if source == "pieces" else len(text.replace("\r\n", "\n").splitlines())
     if source == "fresh":
         kind, _, size = path.partition(".")
         if kind == "hex" and size.isdigit():
@@ -90,13 +101,26 @@ def standing_current(step: Step, arg: str) -> Any:
     return None
 
 
+def case_text(step: Step, how: JSONDict) -> str:
+    """The template for this call: its argument's case where the tool's answers differ by one, else ``text``."""
+    cases = how.get("cases")
+    if isinstance(cases, dict) and isinstance(cases.get("texts"), dict):
+        arg = str(cases.get("arg"))
+        spec = ((step.tool.input_schema.get("properties") or {}).get(arg)) or {}
+        value = step.arguments.get(arg, spec.get("default") if isinstance(spec, dict) else None)
+        found = cases["texts"].get(str(value))
+        if isinstance(found, str):
+            return found
+    return str(how["text"])
+
+
 def templated(step: Step, answer: Prediction, how: JSONDict) -> Prediction:
     """The model's ``answer`` with the learned sentence in place of its text (its effects kept)."""
     from .common import structured_text
 
     if answer.is_error and not how.get("over_errors"):
         return answer
-    text = render_text(step, str(how["text"]))
+    text = render_text(step, case_text(step, how))
     if text is None:
         return answer
     served = structured_text(step, text)
@@ -104,4 +128,4 @@ def templated(step: Step, answer: Prediction, how: JSONDict) -> Prediction:
                                info={**answer.info, "learned_text": True})
 
 
-__all__ = ["SLOT", "TEXT_META", "latest_argument", "render_text", "slot_value_of", "templated", "text_template"]
+__all__ = ["SLOT", "TEXT_META", "case_text", "latest_argument", "render_text", "slot_value_of", "templated", "text_template"]

@@ -89,12 +89,16 @@ def operation(tool: ToolSpec) -> str | None:
 
 
 def is_document_catalog(world: World) -> bool:
-    """Tools about paragraphs and headings, or descriptions naming .docx: a word-processing catalog."""
+    """Tools about paragraphs and headings, a tool named for .docx, or descriptions naming .docx on a third of the
+    tools at least: a word-processing catalog. (A file server whose reader also opens .docx is none: one mention
+    among many file tools made its ``get_file_info`` a document's.)"""
     names = set().union(*(_tokens(str(t.get("name", ""))) for t in world.tools)) if world.tools else set()
     if "paragraph" in names and ("heading" in names or "headings" in names):
         return True
-    return any(".docx" in json.dumps(t.get("description") or "") or "docx" in _tokens(str(t.get("name", "")))
-               for t in world.tools)
+    if any("docx" in _tokens(str(t.get("name", ""))) for t in world.tools):
+        return True
+    naming = sum(".docx" in json.dumps(t.get("description") or "") for t in world.tools)
+    return naming > 0 and naming * 3 >= len(world.tools)
 
 
 def claims(world: World, tool: ToolSpec) -> bool:
