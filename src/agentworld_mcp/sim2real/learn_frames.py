@@ -26,7 +26,7 @@ from typing import Any
 
 from ..models.deterministic.learned_frames import FRAME_META, count_lines, page_features
 from ..models.deterministic.learned_state import answer_data, answer_text, failed
-from ..models.deterministic.text_pages import Page, page_of
+from ..models.deterministic.text_pages import Page, window
 from ..world.catalog import Catalog, ToolSpec
 from .learn_meta import write_meta
 from .score import RecordedTurn
@@ -37,6 +37,8 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]|\.\d)")
 _ORDER = ("shown", "total", "remaining", "first", "start", "last")
 _SEP = "\n\n"
 _MAX_HEADER = 300
+#: A header's number above this is not believed as a file's length.
+_MAX_TOTAL = 100_000
 _CHANGES = {"edit", "write"}
 _NEW = re.compile(r"(?:^|_)(?:new|replace|replacement|content|text)(?:_|$)|^new[A-Z]", re.IGNORECASE)
 
@@ -55,12 +57,13 @@ def _new_texts(args: JSONDict) -> list[str]:
 def _page(turn: RecordedTurn, spec: ToolSpec, shown: int, numbers: list[int]) -> tuple[Page, bool]:
     """The page the call asked for; its total the header's number that makes it show ``shown`` lines and explains
     most of the header's numbers."""
-    if page_of("", turn.arguments, spec.input_schema) is None:
+    if window(0, turn.arguments, spec.input_schema) is None:
         return Page([""] * shown, 0, shown), False
     best: tuple[int, Page] | None = None
-    for total in sorted({shown, *numbers}):
-        page = page_of("\n".join(["x"] * total), turn.arguments, spec.input_schema)
-        if page is not None and len(page.lines) == shown:
+    for total in sorted({shown, *(n for n in numbers if n <= _MAX_TOTAL)}):  # a stated length past it: not believed
+        found = window(total, turn.arguments, spec.input_schema)
+        if found is not None and found[1] - found[0] == shown:
+            page = Page([""] * shown, found[0], total, found[2])
             explained = sum(any(v == n for v in page.quantities().values()) for n in numbers)
             if best is None or explained > best[0]:
                 best = (explained, page)

@@ -76,27 +76,36 @@ def lines_of(text: str) -> list[str]:
     return text.replace("\r\n", "\n").splitlines()
 
 
-def page_of(text: str, args: JSONDict, schema: JSONDict) -> Page | None:
-    """The page ``args`` ask of ``text`` (a tool with input ``schema``); None: the call names no page."""
-    lines = lines_of(text)
+def window(total: int, args: JSONDict, schema: JSONDict) -> tuple[int, int, bool] | None:
+    """(first index, index after the last, from the end) of the page ``args`` ask of a file of ``total`` lines;
+    None: the call names no page."""
     offset, first, last, count = (_named(args, kinds) for kinds in (_OFFSET, _FIRST, _LAST, _COUNT))
     if offset is None and first is None and last is None and count is None:
         return None
     size = count[1] if count is not None else _declared_count(schema)
     if offset is not None and offset[1] < 0:
-        shown = lines[offset[1]:]
-        return Page(shown, len(lines) - len(shown), len(lines), from_end=True)
+        return max(0, total + offset[1]), total, True
     if offset is not None:
         start = offset[1] - 1 if _counts_from_one(schema, offset[0]) else offset[1]
     else:
         start = first[1] - 1 if first is not None else 0
-    start = min(max(0, start), len(lines))
-    stop = len(lines)
+    start = min(max(0, start), total)
+    stop = total
     if last is not None:
         stop = min(stop, max(start, last[1]))
     elif size is not None and size >= 0:
         stop = min(stop, start + size)
-    return Page(lines[start:stop], start, len(lines))
+    return start, stop, False
 
 
-__all__ = ["Page", "lines_of", "page_of"]
+def page_of(text: str, args: JSONDict, schema: JSONDict) -> Page | None:
+    """The page ``args`` ask of ``text`` (a tool with input ``schema``); None: the call names no page."""
+    lines = lines_of(text)
+    found = window(len(lines), args, schema)
+    if found is None:
+        return None
+    start, stop, from_end = found
+    return Page(lines[start:stop], start, len(lines), from_end)
+
+
+__all__ = ["Page", "lines_of", "page_of", "window"]
