@@ -114,3 +114,20 @@ async def test_a_write_counts_the_lines_it_was_given_and_words_its_mode_as_recor
     assert rewrote == "Wrote /w/c.md (2 lines) "
     assert appended == "Appended to /w/c.md (2 lines) "
     assert "size: 14" not in info and "size: 30" not in info  # a path's answer is no case of the tool's
+
+
+async def test_a_header_that_names_the_file_and_spans_its_lines_is_learned_too(tmp_path: Path) -> None:
+    calls = [
+        ("write_text", {"path": "/w/a.txt", "content": "alpha\nbeta\ngamma\ndelta\n"}, "Saved /w/a.txt"),
+        ("read_text", {"path": "/w/a.txt", "offset": 1, "limit": 2}, "File: /w/a.txt\nLines 2-3 of 4\n\nbeta\ngamma"),
+        ("read_text", {"path": "/w/a.txt"}, "File: /w/a.txt\nLines 1-4 of 4\n\nalpha\nbeta\ngamma\ndelta"),
+    ]
+    train = tmp_path / "train.jsonl"
+    train.write_text("\n".join(_turn(i, *call) for i, call in enumerate(calls, 1)) + "\n", encoding="utf-8")
+    world = learn_cli(train, FILES, tmp_path / "learned.json")
+    async with stdio_session(str(world)) as session:
+        await session.call_tool("write_text", {"path": "/w/notes/b.md", "content": "one\ntwo\nthree\n"})
+        page = text(await session.call_tool("read_text", {"path": "/w/notes/b.md", "offset": 1, "limit": 1}))
+        whole = text(await session.call_tool("read_text", {"path": "/w/notes/b.md"}))
+    assert page == "File: /w/notes/b.md\nLines 2-2 of 3\n\ntwo"
+    assert whole == "File: /w/notes/b.md\nLines 1-3 of 3\n\none\ntwo\nthree"

@@ -37,6 +37,10 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.]|\.\d)")
 _ORDER = ("shown", "total", "remaining", "first", "start", "last")
 _SEP = "\n\n"
 _MAX_HEADER = 300
+#: A header is this many lines at most (``File: a.txt`` over ``Lines 3-5 of 120``).
+_HEADER_LINES = 3
+#: Shorter text arguments are not looked for in a header (``a``, ``md``).
+_MIN_ARG = 3
 #: A header's number above this is not believed as a file's length.
 _MAX_TOTAL = 100_000
 _CHANGES = {"edit", "write"}
@@ -45,9 +49,28 @@ _NEW = re.compile(r"(?:^|_)(?:new|replace|replacement|content|text)(?:_|$)|^new[
 
 def _split(text: str) -> tuple[str, str] | None:
     head, sep, body = text.partition(_SEP)
-    if not sep or "\n" in head or len(head) > _MAX_HEADER or not _NUMBER.search(head) or not body.strip():
+    if not sep or head.count("\n") >= _HEADER_LINES or len(head) > _MAX_HEADER or not _NUMBER.search(head) \
+            or not body.strip():
         return None
     return head, body
+
+
+def _states(head: str, count: int) -> bool:
+    """Whether ``head`` states a page of ``count`` lines: the count itself, or a first and a last line that span it
+    (``lines 3-5 of 120``)."""
+    numbers = [int(n) for n in _NUMBER.findall(head)]
+    return count in numbers or any(0 <= b - a == count - 1 for a, b in zip(numbers, numbers[1:]))
+
+
+def _named_args(template: str, args: JSONDict) -> str:
+    """The call's text arguments the header names (``File: /w/a.txt``) as ``{{args.NAME}}`` slots, outside the page
+    slots (the longest first: a path before the folder it starts with)."""
+    for name, value in sorted(args.items(), key=lambda kv: -len(str(kv[1]))):
+        if not isinstance(value, str) or len(value) < _MIN_ARG or value.isdigit():
+            continue
+        parts = re.split(r"(\{\{[^{}]*\}\})", template)
+        template = "".join(p if p.startswith("{{") else p.replace(value, "{{args." + name + "}}") for p in parts)
+    return template
 
 
 def _new_texts(args: JSONDict) -> list[str]:
@@ -102,8 +125,8 @@ def framed_text(text: str) -> tuple[str, str] | None:
     split = _split(text)
     if split is None:
         return None
-    numbers = {int(n) for n in _NUMBER.findall(split[0])}
-    return split if numbers & {count_lines(split[1], "lines"), count_lines(split[1], "pieces")} else None
+    return split if _states(split[0], count_lines(split[1], "lines")) or \
+        _states(split[0], count_lines(split[1], "pieces")) else None
 
 
 def framed_page(turn: RecordedTurn, spec: ToolSpec) -> Page | None:
@@ -117,7 +140,7 @@ def framed_page(turn: RecordedTurn, spec: ToolSpec) -> Page | None:
     head, body = split
     numbers = [int(n) for n in _NUMBER.findall(head)]
     shown = count_lines(body, "lines")
-    if shown not in numbers:
+    if not _states(head, shown):
         return None
     page, _ = _page(turn, spec, shown, numbers)
     return Page(body.replace("\r\n", "\n").splitlines(), page.start, page.total, page.from_end)
@@ -137,26 +160,26 @@ def learn_frame(turns: list[RecordedTurn], spec: ToolSpec) -> JSONDict | None:
     if not framed or plain * 2 > len(framed):
         return None
     counting = next((how for how in ("lines", "pieces")
-                     if all(count_lines(body, how) in map(int, _NUMBER.findall(head)) for _, head, body in framed)),
+                     if all(_states(head, count_lines(body, how)) for _, head, body in framed)),
                     None)
     if counting is None:
         return None
     changes = spec.role.op in _CHANGES or spec.role.kind in ("update", "action")
     if changes and not all(any(t in body for t in _new_texts(turn.arguments)) for turn, _, body in framed):
         return None
-    groups: dict[str, list[tuple[list[list[str]], str, dict[str, bool]]]] = {}
+    groups: dict[str, list[tuple[list[list[str]], str, dict[str, bool], JSONDict]]] = {}
     for turn, head, body in framed:
         numbers = [int(n) for n in _NUMBER.findall(head)]
         page, paged = _page(turn, spec, count_lines(body, counting), numbers)
         shape = _NUMBER.sub("#", head)
         groups.setdefault(shape, []).append((_candidates(head, page.quantities()), head,
-                                             page_features(page, paged and not changes)))
+                                             page_features(page, paged and not changes), turn.arguments))
     variants: dict[tuple[str, tuple[bool, ...]], JSONDict] = {}
     for examples in groups.values():
         agreed = [set.intersection(*(set(e[0][i]) for e in examples)) for i in range(len(examples[0][0]))] \
             if all(len(e[0]) == len(examples[0][0]) for e in examples) else None
-        for cands, head, features in examples:
-            text = _template(head, _assign(cands, agreed))
+        for cands, head, features, arguments in examples:
+            text = _named_args(_template(head, _assign(cands, agreed)), arguments)
             key = (text, tuple(features.values()))
             variants.setdefault(key, {"when": features, "text": text, "seen": 0})["seen"] += 1
     kept = _one_per_kind(list(variants.values()))

@@ -11,7 +11,7 @@ then the lines, and an edit with the same header above the file's new text. ``le
 ``body`` says what follows the header: the page the model read (``page``) or the file's text after the call
 (``file``), ``trail`` whether the server ends the lines it shows with a newline; ``count`` how the server counts a text's lines (``lines``: a final newline ends a line; ``pieces``: it
 starts an empty one). Each variant's header is filled from the episode's own file (lines shown, first line, total,
-lines remaining: ``text_pages.Page``), and the variant whose call was most like this one (paged or whole, from the
+lines remaining: ``text_pages.Page``) and the call's own text arguments (``{{args.path}}``), and the variant whose call was most like this one (paged or whole, from the
 end, from the start) is chosen. Nothing of the recording's files is replayed.
 """
 
@@ -30,6 +30,7 @@ JSONDict = dict[str, Any]
 #: ``_meta`` key of a tool definition holding its learned frame.
 FRAME_META = "agentworld/text_frame"
 PAGE_SLOT = re.compile(r"\{\{page\.(\w+)\}\}")
+ARG_SLOT = re.compile(r"\{\{args\.(\w+)\}\}")
 FEATURES = ("paged", "from_end", "at_start")
 
 
@@ -50,12 +51,13 @@ def choose_variant(variants: list[JSONDict], features: dict[str, bool]) -> JSOND
     return max(scored, key=lambda s: s[:3])[3] if scored else None
 
 
-def fill_header(template: str, quantities: dict[str, int]) -> str | None:
-    """``template`` with each page slot filled; None when one names no known quantity."""
+def fill_header(template: str, quantities: dict[str, int], arguments: JSONDict) -> str | None:
+    """``template`` with each page slot and each argument slot filled; None when one has no value here."""
     missing = [m.group(1) for m in PAGE_SLOT.finditer(template) if m.group(1) not in quantities]
-    if missing:
+    if missing or any(not isinstance(arguments.get(m.group(1)), str) for m in ARG_SLOT.finditer(template)):
         return None
-    return PAGE_SLOT.sub(lambda m: str(quantities[m.group(1)]), template)
+    filled = PAGE_SLOT.sub(lambda m: str(quantities[m.group(1)]), template)
+    return ARG_SLOT.sub(lambda m: str(arguments[m.group(1)]), filled)
 
 
 def _frame(step: Step) -> JSONDict | None:
@@ -94,7 +96,7 @@ def framed(step: Step, answer: Prediction, file_text: str | None) -> Prediction:
         page = asked if asked is not None else Page([""] * count_lines(body, counting), 0,
                                                     count_lines(body, counting))
     variant = choose_variant(how["variants"], page_features(page, paged))
-    header = fill_header(str(variant["text"]), page.quantities()) if variant is not None else None
+    header = fill_header(str(variant["text"]), page.quantities(), step.arguments) if variant is not None else None
     if header is None:
         return answer
     served = structured_text(step, header + str(how.get("sep", "\n\n")) + body)
