@@ -3,7 +3,7 @@
 A block edit given as ``old_string``/``new_string`` (with ``expected_replacements``) changes the file as asked or
 is refused naming why; a read with ``offset``/``length`` (a negative offset: the last lines) shows that page; a
 file catalog whose reader also opens ``.docx`` files is no word-processing catalog (its ``get_file_info`` stats the
-file). Served by ``agentworld-mcp serve`` to a real MCP client over stdio.
+file); a listing goes as deep as its ``depth`` argument, or the declared default, says. Served by ``agentworld-mcp serve`` to a real MCP client over stdio.
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ CATALOG: JSONDict = {"name": "blocks", "tools": [
          "expected_replacements": {"type": "number", "default": 1}}, "required": ["file_path"]}},
     {"name": "get_file_info", "description": "Size, dates and permissions of a file.",
      "inputSchema": {"type": "object", "properties": PATH, "required": ["path"]}},
-    {"name": "list_directory", "description": "List a directory.",
-     "inputSchema": {"type": "object", "properties": PATH, "required": ["path"]}},
+    {"name": "list_directory", "description": "List a directory, two levels deep unless told otherwise.",
+     "inputSchema": {"type": "object", "properties": {**PATH, "depth": {"type": "number", "default": 2}},
+                     "required": ["path"]}},
 ]}
 TEXT = "Status: draft\nOwner: Marta\nBudget: 9000\nOwner: Marta\n"
 
@@ -57,6 +58,9 @@ async def test_block_edits_pages_and_file_info_in_a_catalogs_own_words(tmp_path:
         page = text(await session.call_tool("read_file", {"path": "/w/notes.md", "offset": 1, "length": 2}))
         last = text(await session.call_tool("read_file", {"path": "/w/notes.md", "offset": -1}))
         info = text(await session.call_tool("get_file_info", {"path": "/w/notes.md"}))
+        await session.call_tool("write_file", {"path": "/w/done/a/deep.md", "content": "x"})
+        nested = text(await session.call_tool("list_directory", {"path": "/w"}))
+        flat = text(await session.call_tool("list_directory", {"path": "/w", "depth": 1}))
     assert not edited.isError
     assert twice.isError and "Expected 3 occurrences but found 2" in twice.content[0].text
     assert missing.isError and "Budget: 1" in missing.content[0].text
@@ -65,3 +69,5 @@ async def test_block_edits_pages_and_file_info_in_a_catalogs_own_words(tmp_path:
     assert last == "Owner: Jonas"
     assert f"size: {len(TEXT.replace('draft', 'approved').replace('Marta', 'Jonas'))}" in info
     assert "isFile: true" in info
+    assert nested.splitlines() == ["[DIR] done", "[DIR] done/a", "[FILE] notes.md"]  # the declared two levels
+    assert flat.splitlines() == ["[DIR] done", "[FILE] notes.md"]

@@ -8,7 +8,9 @@ set_file first."}`` with ``isError: false``. Where every refusal the recording s
     {"key": "error", "texts": ["No file path is set. Use set_file first.", ...]}
 
 :mod:`..models.deterministic.learned_inband_refusal` then answers any refusal of the model in that form,
-worded as the recorded refusal it resembles most. A recording with a flagged refusal learns nothing here.
+worded as the recorded refusal it resembles most. A recording with a flagged refusal learns no catalog-wide form;
+a tool whose every recorded refusal is prose never flagged still gets its own (``{"prose": true, "texts": [...]}``):
+its refusals are served unflagged, as that text.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from collections import Counter
 from typing import Any
 
 from ..models.deterministic.learned_inband_refusal import INBAND_REFUSAL_META
-from ..models.deterministic.learned_state import answer_data
+from ..models.deterministic.learned_state import answer_data, answer_text, failed
 from .learn_meta import write_meta
 from .score import RecordedTurn
 
@@ -62,12 +64,29 @@ def learn_inband_refusal(episodes: dict[str, list[RecordedTurn]]) -> JSONDict | 
     return {"key": keys.most_common(1)[0][0], "texts": texts[:_MOST]}
 
 
+def learn_prose_refusals(episodes: dict[str, list[RecordedTurn]]) -> dict[str, JSONDict]:
+    """Per tool, ``{"prose": true, "texts": [...]}`` where every refusal the recording shows of it is prose never
+    flagged (``Search content not found in a.txt ...`` with ``isError: false``) though the server flags others."""
+    found: dict[str, list[str]] = {}
+    flagged: set[str] = set()
+    for turns in episodes.values():
+        for turn in turns:
+            if turn.result.get("isError"):
+                flagged.add(turn.tool)
+            elif answer_data(turn.result) is None and failed(turn.result):
+                text = answer_text(turn.result).strip()
+                if text and text not in found.setdefault(turn.tool, []):
+                    found[turn.tool].append(text)
+    return {tool: {"prose": True, "texts": texts[:_MOST]} for tool, texts in found.items()
+            if texts and tool not in flagged}
+
+
 def add_inband_refusal_meta(data: JSONDict, episodes: dict[str, list[RecordedTurn]]) -> int:
-    """Writes the learned form under every tool of ``data``; how many tools."""
+    """Writes the learned form under every tool of ``data`` (else each tool's own prose form); how many tools."""
     form = learn_inband_refusal(episodes)
     if form is None:
-        return 0
+        return write_meta(data, INBAND_REFUSAL_META, learn_prose_refusals(episodes))
     return write_meta(data, INBAND_REFUSAL_META, {str(t.get("name", "")): form for t in data["tools"]})
 
 
-__all__ = ["add_inband_refusal_meta", "learn_inband_refusal"]
+__all__ = ["add_inband_refusal_meta", "learn_inband_refusal", "learn_prose_refusals"]

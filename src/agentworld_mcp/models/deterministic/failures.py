@@ -27,13 +27,15 @@ from typing import Any
 from ...state.result import dump_json
 from ...world.world import World
 from ..base import Prediction, Step
+from .learned_inband_refusal import aligned
 from .wrapping import wrapped_schema
 
 JSONDict = dict[str, Any]
 
 #: Words of a failure, in a demonstrated response that is not ``isError``.
 _FAILURE = re.compile(r"not[ _]found|no such|does not exist|doesn't exist|already exists|\berror\b|\bfailed\b|"
-                      r"\binvalid\b|\bunknown\b", re.IGNORECASE)
+                      r"\binvalid\b|\bunknown\b|\bexpected\b[^.\n]{0,80}\bbut (?:found|got|received|was)\b",
+                      re.IGNORECASE)
 #: A description that says failures come back as the answer.
 _IN_BAND = re.compile(r"\breturns? (?:an? |the )?(?:error|failure) (?:message|string|text|object|status)|"
                       r"\bor an? error (?:message|string|object)|\breturns? whether\b|"
@@ -107,7 +109,9 @@ def in_band(step: Step, failure: Prediction, convention: Convention, noun: str, 
         body = {name: _like(value, message, noun, key, convention, step.tool.name)
                 for name, value in convention.shape.items()}
     elif isinstance(convention.shape, str) and _names_key(convention.shape, convention) and key is not None:
-        body = _like(convention.shape, message, noun, key, convention, step.tool.name)
+        like = _like(convention.shape, message, noun, key, convention, step.tool.name)
+        # the demonstration's words, this refusal's numbers and names (``found 2``, not the demonstration's ``1``)
+        body = aligned(message, [like], numbers_only=True) or like
     out = step.tool.output_schema
     if not out:
         return dataclasses.replace(failure, observation=body, is_error=False, effects=[], text=None, checked=False)

@@ -37,6 +37,8 @@ _MEDIA_TYPES = {
     ".bmp": "image/bmp", ".svg": "image/svg+xml", ".mp3": "audio/mpeg", ".wav": "audio/wav", ".ogg": "audio/ogg",
     ".flac": "audio/flac",
 }
+#: The deepest a listing with a ``depth`` argument goes (a bound on the work one call can ask for).
+_MAX_DEPTH = 10
 #: What ``stat`` says a directory's size is on ext4, the common Linux file system.
 _DIR_SIZE = 4096
 
@@ -311,8 +313,33 @@ def _list_dir(step: Step, role: ToolRole) -> Prediction:
     listed = _listable(step, role)
     if isinstance(listed, Prediction):
         return listed
-    lines = [f"{'[DIR]' if c['type'] == 'directory' else '[FILE]'} {name}" for name, c in listed.items()]
+    given = _path_arg(step, role)
+    below = _nested(step, given[1], listed, _depth(step)) if isinstance(given, tuple) else listed
+    lines = [f"{'[DIR]' if c['type'] == 'directory' else '[FILE]'} {name}" for name, c in below.items()]
     return structured_text(step, "\n".join(lines))
+
+
+def _depth(step: Step) -> int:
+    """How deep a listing goes: the call's ``depth`` (``max_depth``), else the tool's declared default, else 1."""
+    for name, spec in (step.tool.input_schema.get("properties") or {}).items():
+        if name.lower().replace("_", "") in ("depth", "maxdepth"):
+            value = step.arguments.get(name, spec.get("default") if isinstance(spec, dict) else None)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return max(1, min(int(value), _MAX_DEPTH))
+    return 1
+
+
+def _nested(step: Step, path: str, listed: dict[str, JSONDict], depth: int) -> dict[str, JSONDict]:
+    """``listed`` with what lies below its directories down to ``depth`` levels, by relative path
+    (``done``, ``done/plan.md``), in path order."""
+    out = dict(listed)
+    if depth > 1:
+        for name, child in listed.items():
+            if child["type"] == "directory":
+                inner = _children(step, posixpath.join(path, name))
+                for sub, entry in _nested(step, posixpath.join(path, name), inner, depth - 1).items():
+                    out[f"{name}/{sub}"] = entry
+    return dict(sorted(out.items()))
 
 
 def _list_dir_sizes(step: Step, role: ToolRole) -> Prediction:

@@ -7,7 +7,8 @@ directory", a record's "not found") is answered the same way: ``{key: message}``
 
 The message is worded as the recorded refusal it resembles most, where one resembles it closely (the
 model's "No file is set. Set the current file first." reads as the server's "No file path is set. Use
-set_file first."): the two are aligned word by word; the server's words stand, except where a single
+set_file first."): the two are aligned word by word (a tool learned with ``{"prose": true}`` answers the worded
+text itself, unflagged); the server's words stand, except where a single
 lower-case word of each differs (the call's own specific: ``apply`` where the recording said it of a ``confirm``,
 ``discard`` of a ``cancel``), which keeps the model's.
 """
@@ -32,7 +33,8 @@ _ALIKE = 0.55
 
 def inband_form(step: Step) -> JSONDict | None:
     found = (step.tool.definition.get("_meta") or {}).get(INBAND_REFUSAL_META)
-    return found if isinstance(found, dict) and isinstance(found.get("key"), str) else None
+    return found if isinstance(found, dict) and (isinstance(found.get("key"), str) or found.get("prose") is True) \
+        else None
 
 
 def with_inband_refusal(step: Step, answer: Prediction) -> Prediction:
@@ -43,6 +45,8 @@ def with_inband_refusal(step: Step, answer: Prediction) -> Prediction:
     message = _message(answer)
     texts = [t for t in form.get("texts") or [] if isinstance(t, str)]
     worded = reworded(message, texts)
+    if form.get("prose") is True:  # this tool's refusals are its prose, unflagged
+        return dataclasses.replace(answer, observation=worded, text=worded, is_error=False, effects=[], checked=False)
     body = {form["key"]: worded}
     validator = step.tool.output_validator
     if validator is not None and not validator.is_valid(body):  # a declared shape the form breaks: stay flagged
@@ -67,13 +71,21 @@ def _words(tokens: list[str]) -> list[str]:
 
 
 def _specific(tokens: list[str]) -> bool:
-    """One lower-case word (``apply``, ``discard``): a call's specific, not a sentence's start or a mark."""
+    """One lower-case word or a number (``apply``, ``discard``, ``3``): a call's specific, not a sentence's start or a
+    mark."""
     words = _words(tokens)
     return len(words) == 1 and words[0].isalnum() and not words[0][:1].isupper()
 
 
 def reworded(message: str, recorded: list[str]) -> str:
     """``message`` in the words of the recorded refusal most like it (see the module doc), else as it is."""
+    found = aligned(message, recorded)
+    return message if found is None else found
+
+
+def aligned(message: str, recorded: list[str], numbers_only: bool = False) -> str | None:
+    """``message`` in the words of the recorded refusal most like it, the call's specifics (a number, a name: one
+    token for one; only numbers with ``numbers_only``) kept as the model said them; None where none is alike."""
     mine = _TOKEN.findall(message)
     best, score = None, _ALIKE
     for text in recorded:
@@ -82,15 +94,16 @@ def reworded(message: str, recorded: list[str]) -> str:
         if ratio >= score:
             best, score = theirs, ratio
     if best is None:
-        return message
+        return None
     out: list[str] = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, mine, best, autojunk=False).get_opcodes():
         ours, theirs = mine[i1:i2], best[j1:j2]
-        if op == "replace" and _specific(ours) and _specific(theirs):
+        if op == "replace" and _specific(ours) and _specific(theirs) and (
+                not numbers_only or all(w.isdigit() for w in _words(ours) + _words(theirs))):
             out += ours  # one word for one word: the call's own specific
         elif op != "delete":
             out += theirs
     return "".join(out)
 
 
-__all__ = ["INBAND_REFUSAL_META", "inband_form", "reworded", "with_inband_refusal"]
+__all__ = ["INBAND_REFUSAL_META", "aligned", "inband_form", "reworded", "with_inband_refusal"]
