@@ -1,13 +1,12 @@
 """Text frames ``learn`` reads from a file tool's recorded answers (served by
 ``models/deterministic/learned_frames.py``).
 
-A file server may answer a read with a header line that states the page (``[Reading 2 lines from line 2 (total:
-5 lines, 1 remaining)]``), a blank line, then the lines; an edit with the same header over the file's new text.
-For a file tool whose successful answers are mostly framed so (a header line with a number, then the body), this
-module finds:
+A file server may answer a read with a header that states the page (``[Reading 2 lines from line 2 (total: 5
+lines, 1 remaining)]``, or ``File: a.txt`` over ``Lines 2-3 of 5``), a blank line, then the lines; an edit with the
+same header over the file's new text. For a file tool whose successful answers are mostly framed so (a header of up
+to three lines that states the body's count of lines, or the first and last line spanning it), this module finds:
 
-* how the server counts lines: the header names the body's count of lines (a final newline ends a line), or of the
-  pieces between newlines;
+* how the server counts lines: a final newline ends a line, or starts one more (the pieces between newlines);
 * what the body is: the page read, or, for a tool that changes the file, its new text (the body holds the call's
   new text);
 * the header's numbers as the page's quantities (lines shown, total, remaining, first line, offset), read from the
@@ -16,7 +15,8 @@ module finds:
 * one header per kind of call (paged or whole, from the end, from the start), so a new call gets the header of the
   call most like it.
 
-A number no quantity explains stays as recorded; nothing of the recording's files is kept in the frame.
+The call's text arguments the header names (its path) are slots too. A number no quantity explains stays as
+recorded; nothing of the recording's files is kept in the frame.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def _assign(candidates: list[list[str]], agreed: list[set[str]] | None) -> list[
 
 
 def framed_text(text: str) -> tuple[str, str] | None:
-    """(header, body) of a text whose one-line header states the count of the body's lines (either count), or None.
+    """(header, body) of a text whose header states the page of the body's lines (either count), or None.
     Such an answer is a file's page however its lines read (a log's ``ERROR`` lines are no refusal)."""
     split = _split(text)
     if split is None:

@@ -25,9 +25,9 @@ from ...world.roles import ToolRole, normalise_path
 from ..base import Prediction, Step
 from .common import clock, conform, error, not_found, structured_text
 from .edit_pairs import EditRefused, apply_pairs, edit_pairs
+from .globs import glob as _glob  # linear-time: a glob is never a backtracking regex
 from .learned_frames import FRAME_META, framed
 from .text_pages import page_of
-from .globs import glob as _glob  # linear-time: a glob is never a backtracking regex
 
 JSONDict = dict[str, Any]
 _JS_DATE = "%a %b %d %Y %H:%M:%S GMT+0000 (Coordinated Universal Time)"

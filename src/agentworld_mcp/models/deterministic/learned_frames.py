@@ -9,10 +9,11 @@ then the lines, and an edit with the same header above the file's new text. ``le
                                             "text": "[Reading {{page.shown}} lines from line {{page.start}} ..."}]}
 
 ``body`` says what follows the header: the page the model read (``page``) or the file's text after the call
-(``file``), ``trail`` whether the server ends the lines it shows with a newline; ``count`` how the server counts a text's lines (``lines``: a final newline ends a line; ``pieces``: it
-starts an empty one). Each variant's header is filled from the episode's own file (lines shown, first line, total,
-lines remaining: ``text_pages.Page``) and the call's own text arguments (``{{args.path}}``), and the variant whose call was most like this one (paged or whole, from the
-end, from the start) is chosen. Nothing of the recording's files is replayed.
+(``file``); ``trail`` whether the server ends the lines it shows with a newline; ``count`` how the server counts a
+text's lines (``lines``: a final newline ends a line; ``pieces``: it starts an empty one). Each variant's header is
+filled from the episode's own file (lines shown, first line, total, lines remaining: ``text_pages.Page``) and the
+call's own text arguments (``{{args.path}}``); the variant whose call was most like this one (paged or whole, from
+the end, from the start) is chosen. Nothing of the recording's files is replayed.
 """
 
 from __future__ import annotations

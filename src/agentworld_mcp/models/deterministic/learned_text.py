@@ -128,4 +128,5 @@ def templated(step: Step, answer: Prediction, how: JSONDict) -> Prediction:
                                info={**answer.info, "learned_text": True})
 
 
-__all__ = ["SLOT", "TEXT_META", "case_text", "latest_argument", "render_text", "slot_value_of", "templated", "text_template"]
+__all__ = ["SLOT", "TEXT_META", "case_text", "latest_argument", "render_text", "slot_value_of", "templated",
+           "text_template"]
