@@ -17,6 +17,9 @@ import pytest
 from tests.realism.episodes import EPISODES
 from tests.realism.sweep import CALLS, SweepReport, sweep, tools_of
 
+#: The long tier (CI runs it: ``python -m pytest -m slow``): a server per catalog, ten calls per tool, half a minute.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def sweeps() -> list[SweepReport]:

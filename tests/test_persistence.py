@@ -172,7 +172,7 @@ def test_a_file_that_is_not_a_state_file_is_refused(tmp_path):
         SqliteStore(junk)
 
 
-@pytest.mark.parametrize("name", process_per_call_params())
+@pytest.mark.parametrize("name", process_per_call_params(default=()))  # a process per call: the long tier
 async def test_consistency_scenarios_with_a_process_per_call(tmp_path, name):
     """The consistency suite (tests/scenarios.py), each call in a fresh `serve --state` process."""
     world, _ = SCENARIOS[name]
